@@ -1,0 +1,47 @@
+package com.payorch.statemachine;
+
+import static com.payorch.statemachine.LifecycleState.COMPLETED;
+import static com.payorch.statemachine.LifecycleState.FAILED;
+import static com.payorch.statemachine.LifecycleState.NEW;
+import static com.payorch.statemachine.LifecycleState.PENDING;
+import static com.payorch.statemachine.LifecycleState.PROCESSING;
+
+import java.util.EnumSet;
+
+import org.springframework.statemachine.config.StateMachineBuilder;
+import org.springframework.statemachine.config.StateMachineFactory;
+
+/** The payment life cycle as a Spring Statemachine definition: states and allowed transitions. */
+final class PaymentStateMachineDefinition {
+
+    private PaymentStateMachineDefinition() {
+    }
+
+    /**
+     * Builds the definition once; each {@code getStateMachine()} call on the returned factory then creates a new,
+     * independent machine.
+     */
+    static StateMachineFactory<LifecycleState, PaymentEvent> newFactory() {
+        try {
+            StateMachineBuilder.Builder<LifecycleState, PaymentEvent> builder = StateMachineBuilder.builder();
+            builder.configureConfiguration()
+                    .withConfiguration()
+                    .autoStartup(false);
+            // COMPLETED is terminal because no transition leaves it; FAILED only leaves by RETRY.
+            builder.configureStates()
+                    .withStates()
+                    .initial(NEW)
+                    .states(EnumSet.allOf(LifecycleState.class));
+            builder.configureTransitions()
+                    .withExternal().source(NEW).target(PENDING).event(PaymentEvent.CREATE).and()
+                    .withExternal().source(PENDING).target(PROCESSING).event(PaymentEvent.SUBMIT).and()
+                    .withExternal().source(PENDING).target(FAILED).event(PaymentEvent.FAIL).and()
+                    .withExternal().source(PROCESSING).target(COMPLETED).event(PaymentEvent.SUCCEED).and()
+                    .withExternal().source(PROCESSING).target(FAILED).event(PaymentEvent.FAIL).and()
+                    .withExternal().source(FAILED).target(PENDING).event(PaymentEvent.RETRY);
+            return builder.createFactory();
+        } catch (Exception e) {
+            throw new IllegalStateException("Invalid payment state machine definition", e);
+        }
+    }
+}
