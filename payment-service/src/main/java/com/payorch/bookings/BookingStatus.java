@@ -1,0 +1,5 @@
+package com.payorch.bookings;
+
+public enum BookingStatus {
+    AWAITING_PAYMENT, ACTIVE
+}

@@ -1,0 +1,46 @@
+package com.payorch.bookings;
+
+import io.r2dbc.spi.Readable;
+import java.time.Instant;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/** SQL for bookings, always scoped to a merchant. */
+@Component
+public class BookingStore {
+
+    private final DatabaseClient db;
+
+    public BookingStore(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** Creates the booking on its first payment; later payments find it there. Runs in the caller's transaction. */
+    public Mono<Void> ensureExists(String merchantId, String bookingId, Instant at) {
+        return db.sql("""
+                        insert into bookings (merchant_id, id, status, version, created_at, updated_at)
+                        values (:merchant, :id, 'AWAITING_PAYMENT', 1, :at, :at)
+                        on conflict (merchant_id, id) do nothing""")
+                .bind("merchant", merchantId)
+                .bind("id", bookingId)
+                .bind("at", at)
+                .then();
+    }
+
+    public Mono<Booking> find(String merchantId, String bookingId) {
+        return db.sql("""
+                        select merchant_id, id, status, payment_id, activated_at, version
+                        from bookings where merchant_id = :merchant and id = :id""")
+                .bind("merchant", merchantId)
+                .bind("id", bookingId)
+                .map(BookingStore::booking)
+                .one();
+    }
+
+    private static Booking booking(Readable row) {
+        return new Booking(row.get("merchant_id", String.class), row.get("id", String.class),
+                BookingStatus.valueOf(row.get("status", String.class)), row.get("payment_id", String.class),
+                row.get("activated_at", Instant.class), row.get("version", Long.class));
+    }
+}

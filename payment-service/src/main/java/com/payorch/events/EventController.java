@@ -1,0 +1,52 @@
+package com.payorch.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.payorch.support.Timestamps;
+import com.payorch.web.ApiProblem;
+import java.security.Principal;
+import java.util.List;
+import java.util.Map;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+
+@RestController
+public class EventController {
+
+    record EventResource(String id, String type, String paymentId, String bookingId, String createdAt, JsonNode data) {
+    }
+
+    private final EventStore events;
+    private final ObjectMapper objectMapper;
+
+    public EventController(EventStore events, ObjectMapper objectMapper) {
+        this.events = events;
+        this.objectMapper = objectMapper;
+    }
+
+    @GetMapping("/v1/events")
+    public Mono<Map<String, List<EventResource>>> list(@RequestParam(required = false) String paymentId,
+                                                       @RequestParam(required = false) String bookingId,
+                                                       @RequestParam(required = false) String type,
+                                                       Principal principal) {
+        EventType eventType = type == null ? null : EventType.fromValue(type).orElseThrow(() ->
+                ApiProblem.invalidRequest("Query parameter 'type' must be one of payment.created, payment.processing,"
+                        + " payment.completed, payment.failed, booking.activated, booking.confirmation_sent."));
+        return events.find(principal.getName(), paymentId, bookingId, eventType)
+                .map(this::resource)
+                .collectList()
+                .map(data -> Map.of("data", data));
+    }
+
+    private EventResource resource(Event event) {
+        try {
+            return new EventResource(event.id(), event.type().value(), event.paymentId(), event.bookingId(),
+                    Timestamps.format(event.createdAt()), objectMapper.readTree(event.dataJson()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored event data is not JSON: " + event.id(), e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package com.payorch.gateway.sandbox;
+
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.GatewayCharge;
+import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayUnavailableException;
+import com.payorch.gateway.PaymentGateway;
+import com.payorch.support.Ids;
+import com.payorch.support.Timestamps;
+import io.r2dbc.spi.Readable;
+import java.time.Clock;
+import java.time.Instant;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The built-in gateway. Its charges live in their own table, one per payment id, so a resubmission from any
+ * service instance finds the charge already made. Tokens: `pm_card_unavailable` fails the submit as a network error
+ * would; any other token is charged and stays `processing` until the gateway reports the outcome.
+ */
+@Component
+public class SandboxGateway implements PaymentGateway {
+
+    static final String UNAVAILABLE_TOKEN = "pm_card_unavailable";
+
+    private final DatabaseClient db;
+    private final SandboxFaults faults;
+    private final Clock clock;
+
+    public SandboxGateway(DatabaseClient db, SandboxFaults faults, Clock clock) {
+        this.db = db;
+        this.faults = faults;
+        this.clock = clock;
+    }
+
+    @Override
+    public Mono<GatewayCharge> submit(ChargeRequest request) {
+        if (UNAVAILABLE_TOKEN.equals(request.paymentMethod())) {
+            return Mono.error(new GatewayUnavailableException("sandbox gateway unreachable for " + request.paymentId()));
+        }
+        return insertOnce(request)
+                .then(findCharge(request.paymentId()))
+                .flatMap(charge -> faults.takeLoseNextResponse()
+                        ? Mono.error(new GatewayException("sandbox lost the response for " + request.paymentId()))
+                        : Mono.just(charge));
+    }
+
+    @Override
+    public Mono<GatewayCharge> findCharge(String paymentId) {
+        return db.sql("""
+                        select id, payment_id, amount, currency, status, failure_reason
+                        from sandbox_charges where payment_id = :payment""")
+                .bind("payment", paymentId)
+                .map(SandboxGateway::charge)
+                .one();
+    }
+
+    public Flux<GatewayCharge> chargesFor(String paymentId) {
+        return findCharge(paymentId).flux();
+    }
+
+    private Mono<Void> insertOnce(ChargeRequest request) {
+        Instant now = Timestamps.now(clock);
+        return db.sql("""
+                        insert into sandbox_charges (id, payment_id, amount, currency, payment_method, status,
+                            created_at, updated_at)
+                        values (:id, :payment, :amount, :currency, :method, 'processing', :now, :now)
+                        on conflict (payment_id) do nothing""")
+                .bind("id", Ids.charge())
+                .bind("payment", request.paymentId())
+                .bind("amount", request.amount())
+                .bind("currency", request.currency())
+                .bind("method", request.paymentMethod())
+                .bind("now", now)
+                .then();
+    }
+
+    private static GatewayCharge charge(Readable row) {
+        return new GatewayCharge(row.get("id", String.class), row.get("payment_id", String.class),
+                row.get("amount", Long.class), row.get("currency", String.class), row.get("status", String.class),
+                row.get("failure_reason", String.class));
+    }
+}

@@ -1,0 +1,260 @@
+package com.payorch.idempotency;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.payorch.web.ApiProblem;
+import com.payorch.web.ProblemCode;
+import io.r2dbc.postgresql.codec.Json;
+import io.r2dbc.spi.Readable;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+
+/**
+ * The idempotency-key table. Claims are coordinated by PostgreSQL alone (unique key, row lock, the database clock),
+ * so any number of service instances can share it. Every write after the claim names the owning attempt
+ * (`locked_by`), so an attempt whose lock expired and was taken over cannot overwrite the new owner's work.
+ */
+@Component
+public class IdempotencyKeys {
+
+    private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
+    };
+
+    private final DatabaseClient db;
+    private final TransactionalOperator transaction;
+    private final IdempotencyProperties properties;
+    private final ObjectMapper objectMapper;
+
+    public IdempotencyKeys(DatabaseClient db, TransactionalOperator transaction, IdempotencyProperties properties,
+                           ObjectMapper objectMapper) {
+        this.db = db;
+        this.transaction = transaction;
+        this.properties = properties;
+        this.objectMapper = objectMapper;
+    }
+
+    /** Claims the key for a new attempt, or answers with the stored response, 422 or 409 as the contract says. */
+    public Mono<KeyAcquisition> acquire(IdempotentRequest request) {
+        UUID owner = UUID.randomUUID();
+        return insertNew(request, owner)
+                .switchIfEmpty(Mono.defer(() -> transaction.transactional(claimExisting(request, owner))))
+                // The row can vanish between the insert and the select (a refused request deletes its key): go again.
+                .repeatWhenEmpty(3, attempts -> attempts)
+                .switchIfEmpty(Mono.error(() -> inProgress(1)));
+    }
+
+    private Mono<KeyAcquisition> insertNew(IdempotentRequest request, UUID owner) {
+        return db.sql("""
+                        insert into idempotency_keys (merchant_id, idempotency_key, fingerprint, request_method,
+                            request_path, recovery_point, locked_by, locked_until, created_at, expires_at)
+                        values (:merchant, :key, :fingerprint, :method, :path, 'STARTED', :owner,
+                            now() + make_interval(secs => :lockSeconds), now(),
+                            now() + make_interval(secs => :retentionSeconds))
+                        on conflict (merchant_id, idempotency_key) do nothing
+                        returning 1""")
+                .bind("merchant", request.merchantId())
+                .bind("key", request.key())
+                .bind("fingerprint", request.fingerprint())
+                .bind("method", request.method())
+                .bind("path", request.path())
+                .bind("owner", owner)
+                .bind("lockSeconds", seconds(properties.lockTimeout()))
+                .bind("retentionSeconds", seconds(properties.retention()))
+                .map(row -> (KeyAcquisition) new KeyAcquisition.Claimed(
+                        new KeyClaim(request, owner, RecoveryPoint.STARTED, null)))
+                .one();
+    }
+
+    private record ExistingKey(String fingerprint, RecoveryPoint recoveryPoint, String paymentId, boolean locked,
+                               int lockSecondsLeft, boolean expired, StoredResponse response) {
+    }
+
+    private Mono<KeyAcquisition> claimExisting(IdempotentRequest request, UUID owner) {
+        return db.sql("""
+                        select fingerprint, recovery_point, payment_id,
+                               coalesce(locked_until > now(), false) as locked,
+                               greatest(1, ceil(extract(epoch from (locked_until - now()))))::int as lock_seconds_left,
+                               expires_at <= now() as expired,
+                               response_status, response_headers, response_body
+                        from idempotency_keys
+                        where merchant_id = :merchant and idempotency_key = :key
+                        for update""")
+                .bind("merchant", request.merchantId())
+                .bind("key", request.key())
+                .map(this::existingKey)
+                .one()
+                .flatMap(existing -> decide(request, owner, existing));
+    }
+
+    private Mono<KeyAcquisition> decide(IdempotentRequest request, UUID owner, ExistingKey existing) {
+        if (existing.expired()) {
+            return restartExpired(request, owner);
+        }
+        if (!existing.fingerprint().equals(request.fingerprint())) {
+            return Mono.error(new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED,
+                    "This Idempotency-Key was used for a different request; use a new key for a new request."));
+        }
+        if (existing.recoveryPoint() == RecoveryPoint.FINISHED) {
+            return Mono.just(new KeyAcquisition.Replay(existing.response().asReplay()));
+        }
+        if (existing.locked()) {
+            return Mono.error(inProgress(existing.lockSecondsLeft()));
+        }
+        return takeOver(request, owner)
+                .thenReturn(new KeyAcquisition.Claimed(
+                        new KeyClaim(request, owner, existing.recoveryPoint(), existing.paymentId())));
+    }
+
+    private Mono<Void> takeOver(IdempotentRequest request, UUID owner) {
+        return db.sql("""
+                        update idempotency_keys
+                        set locked_by = :owner, locked_until = now() + make_interval(secs => :lockSeconds)
+                        where merchant_id = :merchant and idempotency_key = :key""")
+                .bind("owner", owner)
+                .bind("lockSeconds", seconds(properties.lockTimeout()))
+                .bind("merchant", request.merchantId())
+                .bind("key", request.key())
+                .then();
+    }
+
+    // Past its retention a key is new again, even if the cleanup job has not deleted it yet.
+    private Mono<KeyAcquisition> restartExpired(IdempotentRequest request, UUID owner) {
+        return db.sql("""
+                        update idempotency_keys
+                        set fingerprint = :fingerprint, request_method = :method, request_path = :path,
+                            recovery_point = 'STARTED', payment_id = null, locked_by = :owner,
+                            locked_until = now() + make_interval(secs => :lockSeconds),
+                            response_status = null, response_headers = null, response_body = null,
+                            created_at = now(), expires_at = now() + make_interval(secs => :retentionSeconds)
+                        where merchant_id = :merchant and idempotency_key = :key""")
+                .bind("fingerprint", request.fingerprint())
+                .bind("method", request.method())
+                .bind("path", request.path())
+                .bind("owner", owner)
+                .bind("lockSeconds", seconds(properties.lockTimeout()))
+                .bind("retentionSeconds", seconds(properties.retention()))
+                .bind("merchant", request.merchantId())
+                .bind("key", request.key())
+                .then()
+                .thenReturn(new KeyAcquisition.Claimed(new KeyClaim(request, owner, RecoveryPoint.STARTED, null)));
+    }
+
+    /** Records that the payment row is committed; runs inside the caller's transaction. */
+    public Mono<Void> advanceToPaymentCreated(KeyClaim claim, String paymentId) {
+        return db.sql("""
+                        update idempotency_keys
+                        set recovery_point = 'PAYMENT_CREATED', payment_id = :paymentId,
+                            locked_until = now() + make_interval(secs => :lockSeconds)
+                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
+                .bind("paymentId", paymentId)
+                .bind("lockSeconds", seconds(properties.lockTimeout()))
+                .bind("merchant", claim.request().merchantId())
+                .bind("key", claim.request().key())
+                .bind("owner", claim.owner())
+                .fetch().rowsUpdated()
+                .flatMap(this::requireOwnership);
+    }
+
+    /** Stores the final response and releases the key; runs inside the caller's transaction. */
+    public Mono<Void> finish(KeyClaim claim, StoredResponse response) {
+        return db.sql("""
+                        update idempotency_keys
+                        set recovery_point = 'FINISHED', response_status = :status, response_headers = :headers,
+                            response_body = :body, locked_by = null, locked_until = null
+                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
+                .bind("status", response.status())
+                .bind("headers", Json.of(toJson(response.headers())))
+                .bind("body", ByteBuffer.wrap(response.body()))
+                .bind("merchant", claim.request().merchantId())
+                .bind("key", claim.request().key())
+                .bind("owner", claim.owner())
+                .fetch().rowsUpdated()
+                .flatMap(this::requireOwnership);
+    }
+
+    /** After a failure that stored nothing final: the next attempt may resume at once instead of waiting. */
+    public Mono<Void> release(KeyClaim claim) {
+        return db.sql("""
+                        update idempotency_keys set locked_by = null, locked_until = null
+                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
+                .bind("merchant", claim.request().merchantId())
+                .bind("key", claim.request().key())
+                .bind("owner", claim.owner())
+                .then();
+    }
+
+    /** After a refusal before any state change: the key was never used, so it is free for another request. */
+    public Mono<Void> forget(KeyClaim claim) {
+        return db.sql("""
+                        delete from idempotency_keys
+                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner
+                          and recovery_point = 'STARTED'""")
+                .bind("merchant", claim.request().merchantId())
+                .bind("key", claim.request().key())
+                .bind("owner", claim.owner())
+                .then();
+    }
+
+    /** Deletes up to `batchSize` keys past their retention; answers how many went. */
+    public Mono<Long> deleteExpired(int batchSize) {
+        return db.sql("""
+                        delete from idempotency_keys where ctid = any(array(
+                            select ctid from idempotency_keys
+                            where expires_at <= now() and (locked_until is null or locked_until <= now())
+                            limit :batch))""")
+                .bind("batch", batchSize)
+                .fetch().rowsUpdated();
+    }
+
+    private Mono<Void> requireOwnership(Long rowsUpdated) {
+        return rowsUpdated == 1 ? Mono.empty() : Mono.error(new IdempotencyLockLostException());
+    }
+
+    private ExistingKey existingKey(Readable row) {
+        RecoveryPoint recoveryPoint = RecoveryPoint.valueOf(row.get("recovery_point", String.class));
+        StoredResponse response = null;
+        if (recoveryPoint == RecoveryPoint.FINISHED) {
+            ByteBuffer body = row.get("response_body", ByteBuffer.class);
+            byte[] bytes = new byte[body.remaining()];
+            body.get(bytes);
+            response = new StoredResponse(row.get("response_status", Integer.class),
+                    fromJson(row.get("response_headers", Json.class)), bytes, false);
+        }
+        Integer secondsLeft = row.get("lock_seconds_left", Integer.class);
+        return new ExistingKey(row.get("fingerprint", String.class), recoveryPoint, row.get("payment_id", String.class),
+                Boolean.TRUE.equals(row.get("locked", Boolean.class)), secondsLeft == null ? 1 : secondsLeft,
+                Boolean.TRUE.equals(row.get("expired", Boolean.class)), response);
+    }
+
+    static ApiProblem inProgress(int retryAfterSeconds) {
+        return new ApiProblem(ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+                "A request with this Idempotency-Key is still being processed; retry after it finishes.",
+                Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
+    }
+
+    private static double seconds(java.time.Duration duration) {
+        return duration.toMillis() / 1000.0;
+    }
+
+    private String toJson(Map<String, String> headers) {
+        try {
+            return objectMapper.writeValueAsString(headers);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("response headers could not be serialised", e);
+        }
+    }
+
+    private Map<String, String> fromJson(Json json) {
+        try {
+            return objectMapper.readValue(json.asString(), HEADERS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored response headers are not JSON", e);
+        }
+    }
+}

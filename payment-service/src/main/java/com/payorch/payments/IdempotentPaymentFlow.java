@@ -1,0 +1,158 @@
+package com.payorch.payments;
+
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayUnavailableException;
+import com.payorch.gateway.PaymentGateway;
+import com.payorch.idempotency.IdempotencyKeys;
+import com.payorch.idempotency.IdempotencyLockLostException;
+import com.payorch.idempotency.IdempotentRequest;
+import com.payorch.idempotency.KeyAcquisition;
+import com.payorch.idempotency.KeyClaim;
+import com.payorch.idempotency.StoredResponse;
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.web.ApiProblem;
+import com.payorch.web.ProblemCode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.OptimisticLockingFailureException;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+/**
+ * Drives an idempotent payment request (create, or retry) through its recovery points, after brandur's
+ * "Implementing Stripe-like Idempotency Keys in Postgres":
+ * <pre>
+ *   STARTED ──tx: payment PENDING + key──▶ PAYMENT_CREATED ──gateway submit (no tx)──▶ tx: PROCESSING + response ──▶ FINISHED
+ * </pre>
+ * Each arrow into a recovery point is one committed transaction; a retry of the request resumes from the last one,
+ * and the gateway call is keyed by the payment id, so no path charges twice.
+ */
+@Component
+public class IdempotentPaymentFlow {
+
+    private static final Logger log = LoggerFactory.getLogger(IdempotentPaymentFlow.class);
+    private static final Retry ON_CONCURRENT_CHANGE = Retry.backoff(5, Duration.ofMillis(5))
+            .filter(OptimisticLockingFailureException.class::isInstance)
+            .onRetryExhaustedThrow((spec, signal) -> signal.failure());
+
+    private final IdempotencyKeys keys;
+    private final PaymentStore payments;
+    private final PaymentStateChanges stateChanges;
+    private final PaymentGateway gateway;
+    private final PaymentView view;
+    private final TransactionalOperator transaction;
+    private final BookingGuard bookingGuard;
+
+    public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentStore payments, PaymentStateChanges stateChanges,
+                                 PaymentGateway gateway, PaymentView view, TransactionalOperator transaction,
+                                 BookingGuard bookingGuard) {
+        this.bookingGuard = bookingGuard;
+        this.keys = keys;
+        this.payments = payments;
+        this.stateChanges = stateChanges;
+        this.gateway = gateway;
+        this.view = view;
+        this.transaction = transaction;
+    }
+
+    /**
+     * @param firstStep what the request does to the payment at STARTED, inside the transaction that also advances
+     *                  the key; answers the payment it created or moved back to PENDING
+     * @param status    the HTTP status of a successful response (201 for create, 200 for retry)
+     * @param withLocation whether the response names the payment in a Location header
+     */
+    public Mono<StoredResponse> execute(IdempotentRequest request, Function<KeyClaim, Mono<Payment>> firstStep,
+                                        int status, boolean withLocation) {
+        return keys.acquire(request).flatMap(acquisition -> {
+            if (acquisition instanceof KeyAcquisition.Replay replay) {
+                return Mono.just(replay.response());
+            }
+            KeyClaim claim = ((KeyAcquisition.Claimed) acquisition).claim();
+            return resume(claim, firstStep, status, withLocation).onErrorResume(error -> giveBack(claim, error));
+        });
+    }
+
+    private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<Payment>> firstStep, int status,
+                                        boolean withLocation) {
+        Mono<String> paymentId = switch (claim.recoveryPoint()) {
+            case STARTED -> transaction.transactional(Mono.defer(() -> firstStep.apply(claim)
+                            .flatMap(payment -> keys.advanceToPaymentCreated(claim, payment.id()).thenReturn(payment))))
+                    .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse)
+                    .map(Payment::id);
+            case PAYMENT_CREATED -> Mono.just(claim.paymentId());
+            case FINISHED -> Mono.error(new IllegalStateException("a finished key is replayed, not resumed"));
+        };
+        return paymentId.flatMap(id -> submitAndFinish(claim, id, status, withLocation));
+    }
+
+    private Mono<StoredResponse> submitAndFinish(KeyClaim claim, String paymentId, int status, boolean withLocation) {
+        String merchantId = claim.request().merchantId();
+        return payments.find(merchantId, paymentId)
+                .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + paymentId + " vanished")))
+                .flatMap(payment -> payment.status() == PaymentStatus.PENDING ? submit(payment) : Mono.just(false))
+                .flatMap(submitted -> transaction.transactional(Mono.defer(() ->
+                                payments.find(merchantId, paymentId)
+                                        .flatMap(payment -> submitted && payment.status() == PaymentStatus.PENDING
+                                                ? stateChanges.apply(payment, PaymentEvent.SUBMIT,
+                                                TransitionOrigin.api(claim.request().key()), null)
+                                                : Mono.just(payment))
+                                        .flatMap(payment -> storeResponse(claim, payment, status, withLocation))))
+                        .retryWhen(ON_CONCURRENT_CHANGE));
+    }
+
+    /** True when the gateway holds the charge; false when it could not be reached (recovery submits later). */
+    private Mono<Boolean> submit(Payment payment) {
+        return gateway.submit(new ChargeRequest(payment.id(), payment.amount(), payment.currency(),
+                        payment.paymentMethod()))
+                .thenReturn(true)
+                .onErrorResume(GatewayUnavailableException.class, e -> {
+                    log.warn("Gateway unreachable for payment {}; it stays PENDING for recovery", payment.id());
+                    return Mono.just(false);
+                });
+    }
+
+    private Mono<StoredResponse> storeResponse(KeyClaim claim, Payment payment, int status, boolean withLocation) {
+        return payments.historiesOf(List.of(payment.id()))
+                .map(histories -> {
+                    Map<String, String> headers = new LinkedHashMap<>();
+                    if (withLocation) {
+                        headers.put("Location", "/v1/payments/" + payment.id());
+                    }
+                    headers.put("ETag", PaymentView.etag(payment));
+                    byte[] body = view.render(payment, histories.getOrDefault(payment.id(), List.of()));
+                    return new StoredResponse(status, headers, body, false);
+                })
+                .flatMap(response -> keys.finish(claim, response).thenReturn(response));
+    }
+
+    /**
+     * A refusal before any state change frees the key for another request; any other failure keeps what was
+     * committed and frees the key at once, so the client's retry resumes from the last recovery point.
+     */
+    private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
+        if (error instanceof IdempotencyLockLostException) {
+            return Mono.error(new ApiProblem(ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+                    "Another attempt with this Idempotency-Key took over; retry to get its result.",
+                    Map.of("Retry-After", "1")));
+        }
+        if (error instanceof ApiProblem problem && problem.problemCode().status().is4xxClientError()) {
+            return keys.forget(claim).then(Mono.error(error));
+        }
+        Throwable answer = error instanceof GatewayException
+                ? new ApiProblem(ProblemCode.GATEWAY_ERROR,
+                "The payment gateway did not answer as expected; retry with the same Idempotency-Key.")
+                : error;
+        log.warn("Idempotent request {} stopped at {}: {}", claim.request().key(), claim.recoveryPoint(),
+                error.toString());
+        return keys.release(claim).onErrorResume(e -> Mono.empty()).then(Mono.error(answer));
+    }
+}

@@ -1,0 +1,6 @@
+package com.payorch.payments;
+
+/** A validated request for a new payment. */
+public record NewPayment(String bookingId, long amount, String currency, String paymentMethod, String customerEmail,
+                         String description) {
+}

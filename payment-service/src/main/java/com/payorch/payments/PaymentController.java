@@ -1,0 +1,167 @@
+package com.payorch.payments;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.payorch.idempotency.IdempotencyKeyHeader;
+import com.payorch.idempotency.IdempotentRequest;
+import com.payorch.idempotency.RequestFingerprint;
+import com.payorch.idempotency.StoredResponse;
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.web.ApiProblem;
+import com.payorch.web.ProblemCode;
+import com.payorch.web.RequestBodies;
+import com.payorch.web.StrictJson;
+import java.security.Principal;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+@RestController
+public class PaymentController {
+
+    static final Pattern BOOKING_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private final StrictJson json;
+    private final PaymentRequestParser parser;
+    private final IdempotentPaymentFlow flow;
+    private final PaymentStateChanges stateChanges;
+    private final BookingGuard bookingGuard;
+    private final PaymentStore payments;
+    private final PaymentView view;
+
+    public PaymentController(StrictJson json, PaymentRequestParser parser, IdempotentPaymentFlow flow,
+                             PaymentStateChanges stateChanges, BookingGuard bookingGuard, PaymentStore payments,
+                             PaymentView view) {
+        this.json = json;
+        this.parser = parser;
+        this.flow = flow;
+        this.stateChanges = stateChanges;
+        this.bookingGuard = bookingGuard;
+        this.payments = payments;
+        this.view = view;
+    }
+
+    @PostMapping("/v1/payments")
+    public Mono<ResponseEntity<byte[]>> create(ServerWebExchange exchange, Principal principal) {
+        String merchantId = principal.getName();
+        String key = IdempotencyKeyHeader.parse(exchange.getRequest().getHeaders().get(IdempotencyKeyHeader.NAME));
+        return RequestBodies.read(exchange).flatMap(bytes -> {
+            JsonNode body = json.parse(bytes);
+            NewPayment newPayment = parser.parseCreate(body);
+            IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
+            TransitionOrigin origin = TransitionOrigin.api(key);
+            return detached(flow.execute(request,
+                    claim -> bookingGuard.check(merchantId, newPayment.bookingId())
+                            .then(bookingGuard.guarded(stateChanges.create(merchantId, newPayment, origin),
+                                    merchantId, newPayment.bookingId())),
+                    201, true));
+        }).map(PaymentController::toResponse);
+    }
+
+    @PostMapping("/v1/payments/{paymentId}/retry")
+    public Mono<ResponseEntity<byte[]>> retry(@PathVariable String paymentId, ServerWebExchange exchange,
+                                              Principal principal) {
+        String merchantId = principal.getName();
+        HttpHeaders headers = exchange.getRequest().getHeaders();
+        String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
+        String ifMatch = headers.getFirst(HttpHeaders.IF_MATCH);
+        return RequestBodies.read(exchange).flatMap(bytes -> {
+            JsonNode body = bytes.length == 0 ? json.parse("{}".getBytes()) : json.parse(bytes);
+            parser.requireEmptyObject(body);
+            IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
+            TransitionOrigin origin = TransitionOrigin.api(key);
+            return detached(flow.execute(request,
+                    claim -> payments.find(merchantId, paymentId)
+                            .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
+                            .flatMap(payment -> {
+                                requireVersion(payment, ifMatch);
+                                Mono<Void> guard = payment.status() == PaymentStatus.FAILED
+                                        ? bookingGuard.check(merchantId, payment.bookingId()) : Mono.empty();
+                                return guard.then(bookingGuard.guarded(
+                                        stateChanges.apply(payment, PaymentEvent.RETRY,
+                                                origin, null),
+                                        merchantId, payment.bookingId()));
+                            }),
+                    200, false));
+        }).map(PaymentController::toResponse);
+    }
+
+    @GetMapping("/v1/payments/{paymentId}")
+    public Mono<ResponseEntity<byte[]>> get(@PathVariable String paymentId, Principal principal) {
+        return payments.find(principal.getName(), paymentId)
+                .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
+                .flatMap(payment -> payments.historiesOf(List.of(payment.id()))
+                        .map(histories -> ResponseEntity.ok()
+                                .contentType(MediaType.APPLICATION_JSON)
+                                .eTag(PaymentView.etag(payment))
+                                .body(view.render(payment, histories.getOrDefault(payment.id(), List.of())))));
+    }
+
+    @GetMapping("/v1/payments")
+    public Mono<ResponseEntity<byte[]>> list(@RequestParam(required = false) String bookingId, Principal principal) {
+        if (bookingId == null || !BOOKING_ID.matcher(bookingId).matches()) {
+            throw ApiProblem.invalidRequest(
+                    "Query parameter 'bookingId' is required: 1-64 characters of A-Z a-z 0-9 _ -.");
+        }
+        return payments.findByBooking(principal.getName(), bookingId).collectList()
+                .flatMap(found -> payments.historiesOf(found.stream().map(Payment::id).toList())
+                        .map(histories -> found.stream()
+                                .map(p -> view.resource(p, histories.getOrDefault(p.id(), List.of())))
+                                .toList()))
+                .map(resources -> ResponseEntity.ok()
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(view.renderList(resources)));
+    }
+
+    private IdempotentRequest idempotentRequest(ServerWebExchange exchange, String merchantId, String key,
+                                                JsonNode body) {
+        String method = exchange.getRequest().getMethod().name();
+        String path = exchange.getRequest().getPath().value();
+        return new IdempotentRequest(merchantId, key, method, path,
+                RequestFingerprint.of(method, path, json.canonical(body)));
+    }
+
+    /** `If-Match: "<version>"` (or `*`); anything else than the current version is refused with 412. */
+    private static void requireVersion(Payment payment, String ifMatch) {
+        if (ifMatch == null || ifMatch.trim().equals("*")) {
+            return;
+        }
+        String current = PaymentView.etag(payment);
+        boolean matches = List.of(ifMatch.split(",")).stream()
+                .map(String::trim)
+                .map(tag -> tag.startsWith("W/") ? tag.substring(2) : tag)
+                .anyMatch(current::equals);
+        if (!matches) {
+            throw new ApiProblem(ProblemCode.VERSION_MISMATCH, "If-Match " + ifMatch.trim()
+                    + " does not match the payment's current version " + current + ".");
+        }
+    }
+
+    static ApiProblem paymentNotFound(String paymentId) {
+        return ApiProblem.notFound("No payment " + paymentId + ".");
+    }
+
+    // The work goes on when the client disconnects: its retry then finds the finished result to replay.
+    private static <T> Mono<T> detached(Mono<T> work) {
+        return Mono.fromFuture(work.toFuture(), true);
+    }
+
+    private static ResponseEntity<byte[]> toResponse(StoredResponse response) {
+        ResponseEntity.BodyBuilder builder = ResponseEntity.status(response.status())
+                .contentType(MediaType.APPLICATION_JSON);
+        response.headers().forEach(builder::header);
+        if (response.replayed()) {
+            builder.header("Idempotent-Replayed", "true");
+        }
+        return builder.body(response.body());
+    }
+}

@@ -1,0 +1,121 @@
+package com.payorch.payments;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.payorch.web.ApiProblem;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import jakarta.validation.constraints.Email;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.Comparator;
+import java.util.Currency;
+import java.util.Iterator;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns a parsed JSON body into a {@link NewPayment}, or a 400 whose detail names the offending field.
+ * JSON types are checked by hand (no coercion of "12000" into a number); value rules are Bean Validation's.
+ */
+@Component
+public class PaymentRequestParser {
+
+    static final Set<String> CREATE_FIELDS =
+            Set.of("bookingId", "amount", "currency", "paymentMethod", "customerEmail", "description");
+
+    record CreateFields(
+            @NotNull @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be 1-64 characters of A-Z a-z 0-9 _ -")
+            String bookingId,
+            @NotNull @Min(value = 1, message = "must be at least 1") @Max(value = 100_000_000_000L, message = "must be at most 100000000000")
+            Long amount,
+            @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be an upper-case ISO 4217 code")
+            String currency,
+            @NotNull @Size(min = 1, max = 64, message = "must be 1-64 characters")
+            String paymentMethod,
+            @Email(message = "must be an e-mail address") @Size(min = 3, max = 254, message = "must be an e-mail address of at most 254 characters")
+            String customerEmail,
+            String description) {
+    }
+
+    private final Validator validator;
+
+    public PaymentRequestParser(Validator validator) {
+        this.validator = validator;
+    }
+
+    public NewPayment parseCreate(JsonNode body) {
+        requireObject(body);
+        rejectUnknownMembers(body, CREATE_FIELDS);
+        CreateFields fields = new CreateFields(text(body, "bookingId"), integer(body, "amount"), text(body, "currency"),
+                text(body, "paymentMethod"), text(body, "customerEmail"), text(body, "description"));
+        Set<ConstraintViolation<CreateFields>> violations = validator.validate(fields);
+        violations.stream()
+                .min(Comparator.comparing(v -> v.getPropertyPath().toString()))
+                .ifPresent(v -> {
+                    throw ApiProblem.invalidRequest("Field '" + v.getPropertyPath() + "' " + v.getMessage() + ".");
+                });
+        if (!isKnownCurrency(fields.currency())) {
+            throw ApiProblem.invalidRequest("Field 'currency' must be an ISO 4217 currency code; '"
+                    + fields.currency() + "' is not one.");
+        }
+        if (fields.description() != null && fields.description().codePointCount(0, fields.description().length()) > 500) {
+            throw ApiProblem.invalidRequest("Field 'description' must be at most 500 characters.");
+        }
+        return new NewPayment(fields.bookingId(), fields.amount(), fields.currency(), fields.paymentMethod(),
+                fields.customerEmail(), fields.description());
+    }
+
+    /** The retry endpoint takes no parameters: an empty body or `{}`. */
+    public void requireEmptyObject(JsonNode body) {
+        requireObject(body);
+        rejectUnknownMembers(body, Set.of());
+    }
+
+    private static void requireObject(JsonNode body) {
+        if (!body.isObject()) {
+            throw ApiProblem.invalidRequest("The request body must be a JSON object.");
+        }
+    }
+
+    private static void rejectUnknownMembers(JsonNode body, Set<String> known) {
+        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!known.contains(name)) {
+                throw ApiProblem.invalidRequest("Unknown field '" + name + "'.");
+            }
+        }
+    }
+
+    private static String text(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiProblem.invalidRequest("Field '" + field + "' must be a string.");
+        }
+        return value.textValue();
+    }
+
+    private static Long integer(JsonNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw ApiProblem.invalidRequest("Field '" + field + "' must be an integer.");
+        }
+        return value.longValue();
+    }
+
+    private static boolean isKnownCurrency(String code) {
+        try {
+            return Currency.getInstance(code).getCurrencyCode().equals(code);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+}

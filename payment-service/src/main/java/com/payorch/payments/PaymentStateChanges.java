@@ -1,0 +1,104 @@
+package com.payorch.payments;
+
+import com.payorch.bookings.BookingStore;
+import com.payorch.events.EventStore;
+import com.payorch.events.EventType;
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.statemachine.PaymentLifecycle;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.Ids;
+import com.payorch.support.Timestamps;
+import com.payorch.web.ApiProblem;
+import com.payorch.web.ProblemCode;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * The one place where payment state changes. Each change asks the state machine, writes the row only if its
+ * version is still the one read, appends the transition and writes the event: all inside the caller's
+ * transaction, so the caller can commit its own record (an idempotent response, a webhook receipt) with it.
+ */
+@Component
+public class PaymentStateChanges {
+
+    private final PaymentLifecycle lifecycle;
+    private final PaymentStore payments;
+    private final BookingStore bookings;
+    private final EventStore events;
+    private final Clock clock;
+
+    public PaymentStateChanges(PaymentLifecycle lifecycle, PaymentStore payments, BookingStore bookings,
+                               EventStore events, Clock clock) {
+        this.lifecycle = lifecycle;
+        this.payments = payments;
+        this.bookings = bookings;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** Creates the payment PENDING (and its booking on first use). The booking guard's index may refuse it. */
+    public Mono<Payment> create(String merchantId, NewPayment request, TransitionOrigin origin) {
+        return lifecycle.next(null, PaymentEvent.CREATE)
+                .switchIfEmpty(Mono.error(() -> new IllegalStateException("the state machine refused CREATE")))
+                .flatMap(initial -> {
+                    Instant now = Timestamps.now(clock);
+                    Payment payment = new Payment(Ids.payment(), merchantId, request.bookingId(), request.amount(),
+                            request.currency(), request.paymentMethod(), request.customerEmail(),
+                            request.description(), initial, null, 1, now, now);
+                    PaymentTransition transition =
+                            new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
+                    return bookings.ensureExists(merchantId, request.bookingId(), now)
+                            .then(payments.insert(payment))
+                            .then(payments.insertTransition(payment.id(), transition))
+                            .then(writeEvent(payment, EventType.PAYMENT_CREATED, now))
+                            .thenReturn(payment);
+                });
+    }
+
+    /**
+     * Moves `current` by `event`, or fails with 409 `invalid_transition` when the state machine refuses, or with an
+     * optimistic-locking failure when the row changed since `current` was read.
+     */
+    public Mono<Payment> apply(Payment current, PaymentEvent event, TransitionOrigin origin, String failureReason) {
+        return lifecycle.next(current.status(), event)
+                .switchIfEmpty(Mono.error(() -> new ApiProblem(ProblemCode.INVALID_TRANSITION,
+                        "Event " + event + " is not allowed for a payment in status " + current.status() + ".")))
+                .flatMap(target -> {
+                    Instant now = Timestamps.now(clock);
+                    String reason = target == PaymentStatus.FAILED ? failureReason : null;
+                    Payment changed = current.moveTo(target, reason, now);
+                    PaymentTransition transition = new PaymentTransition(current.status(), target, event,
+                            origin.source(), origin.sourceId(), now);
+                    return payments.updateIfVersion(changed, current.version())
+                            .then(payments.insertTransition(changed.id(), transition))
+                            .then(eventFor(target).map(type -> writeEvent(changed, type, now)).orElse(Mono.empty()))
+                            .thenReturn(changed);
+                });
+    }
+
+    private static Optional<EventType> eventFor(PaymentStatus target) {
+        return Optional.ofNullable(switch (target) {
+            case PROCESSING -> EventType.PAYMENT_PROCESSING;
+            case COMPLETED -> EventType.PAYMENT_COMPLETED;
+            case FAILED -> EventType.PAYMENT_FAILED;
+            case PENDING -> null; // a retry: the payment is back where it started, and clients see it in its history
+        });
+    }
+
+    private Mono<Void> writeEvent(Payment payment, EventType type, Instant at) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("status", payment.status().name());
+        data.put("version", payment.version());
+        data.put("amount", payment.amount());
+        data.put("currency", payment.currency());
+        if (payment.failureReason() != null) {
+            data.put("failureReason", payment.failureReason());
+        }
+        return events.append(payment.merchantId(), type, payment.id(), payment.bookingId(), data, at).then();
+    }
+}

@@ -1,0 +1,61 @@
+package com.payorch.web;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.springframework.stereotype.Component;
+
+/**
+ * Parses request bodies strictly (duplicate members, trailing data and malformed UTF-8 are errors) and renders
+ * the canonical form used in idempotency fingerprints: members sorted, no insignificant whitespace.
+ */
+@Component
+public class StrictJson {
+
+    private final JsonMapper mapper = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+            .build();
+
+    /** Parses a whole body as one JSON value; an empty body is refused. */
+    public JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            throw ApiProblem.invalidRequest("The request body is empty; send a JSON object.");
+        }
+        try {
+            JsonNode node = mapper.readTree(body);
+            if (node == null || node.isMissingNode()) {
+                throw ApiProblem.invalidRequest("The request body is empty; send a JSON object.");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw ApiProblem.invalidRequest("The request body is not valid JSON" + where(e) + ".");
+        } catch (java.io.IOException e) {
+            throw ApiProblem.invalidRequest("The request body could not be read as JSON.");
+        }
+    }
+
+    // Jackson's own messages can name internal classes, so only the position is passed on.
+    private static String where(JacksonException e) {
+        var location = e.getLocation();
+        if (location == null || location.getLineNr() < 0) {
+            return "";
+        }
+        return " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
+    }
+
+    /** Canonical JSON: object members sorted by name, no insignificant whitespace. */
+    public byte[] canonical(JsonNode node) {
+        try {
+            return mapper.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a parsed JSON tree could not be written back", e);
+        }
+    }
+}
