@@ -12,6 +12,8 @@ create table payments (
     description     text,
     status          text        not null check (status in ('PENDING', 'PROCESSING', 'COMPLETED', 'FAILED')),
     failure_reason  text,
+    -- 1 for the first submission; each RETRY starts a new gateway attempt (a new charge at the gateway).
+    attempt         integer     not null default 1 check (attempt >= 1),
     version         bigint      not null check (version >= 1),
     created_at      timestamptz not null,
     updated_at      timestamptz not null

@@ -1,5 +1,12 @@
 package com.payorch.gateway;
 
-/** What the gateway is asked to charge; `paymentId` doubles as the gateway-side idempotency key. */
-public record ChargeRequest(String paymentId, long amount, String currency, String paymentMethod) {
+/**
+ * What the gateway is asked to charge. The payment id and the attempt (1, then one more per retry of a failed
+ * payment) form the gateway-side idempotency key: the same attempt submitted again is the same charge.
+ */
+public record ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod) {
+
+    public String idempotencyKey() {
+        return attempt == 1 ? paymentId : paymentId + "-attempt-" + attempt;
+    }
 }

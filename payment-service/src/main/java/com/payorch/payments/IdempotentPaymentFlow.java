@@ -111,7 +111,7 @@ public class IdempotentPaymentFlow {
 
     /** True when the gateway holds the charge; false when it could not be reached (recovery submits later). */
     private Mono<Boolean> submit(Payment payment) {
-        return gateway.submit(new ChargeRequest(payment.id(), payment.amount(), payment.currency(),
+        return gateway.submit(new ChargeRequest(payment.id(), payment.attempt(), payment.amount(), payment.currency(),
                         payment.paymentMethod()))
                 .thenReturn(true)
                 .onErrorResume(GatewayUnavailableException.class, e -> {

@@ -49,7 +49,7 @@ public class PaymentStateChanges {
                     Instant now = Timestamps.now(clock);
                     Payment payment = new Payment(Ids.payment(), merchantId, request.bookingId(), request.amount(),
                             request.currency(), request.paymentMethod(), request.customerEmail(),
-                            request.description(), initial, null, 1, now, now);
+                            request.description(), initial, null, 1, 1, now, now);
                     PaymentTransition transition =
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
                     return bookings.ensureExists(merchantId, request.bookingId(), now)
@@ -71,7 +71,8 @@ public class PaymentStateChanges {
                 .flatMap(target -> {
                     Instant now = Timestamps.now(clock);
                     String reason = target == PaymentStatus.FAILED ? failureReason : null;
-                    Payment changed = current.moveTo(target, reason, now);
+                    int attempt = event == PaymentEvent.RETRY ? current.attempt() + 1 : current.attempt();
+                    Payment changed = current.moveTo(target, reason, attempt, now);
                     PaymentTransition transition = new PaymentTransition(current.status(), target, event,
                             origin.source(), origin.sourceId(), now);
                     return payments.updateIfVersion(changed, current.version())

@@ -21,7 +21,7 @@ public class PaymentStore {
 
     private static final String COLUMNS = """
             id, merchant_id, booking_id, amount, currency, payment_method, customer_email, description, status,
-            failure_reason, version, created_at, updated_at""";
+            failure_reason, attempt, version, created_at, updated_at""";
 
     private final DatabaseClient db;
 
@@ -70,7 +70,7 @@ public class PaymentStore {
 
     Mono<Void> insert(Payment payment) {
         return db.sql("insert into payments (" + COLUMNS + ") values (:id, :merchant, :booking, :amount, :currency,"
-                        + " :method, :email, :description, :status, :failureReason, :version, :createdAt, :updatedAt)")
+                        + " :method, :email, :description, :status, :failureReason, :attempt, :version, :createdAt, :updatedAt)")
                 .bind("id", payment.id())
                 .bind("merchant", payment.merchantId())
                 .bind("booking", payment.bookingId())
@@ -79,6 +79,7 @@ public class PaymentStore {
                 .bind("method", payment.paymentMethod())
                 .bind("status", payment.status().name())
                 .bind("failureReason", nullable(payment.failureReason()))
+                .bind("attempt", payment.attempt())
                 .bind("version", payment.version())
                 .bind("createdAt", payment.createdAt())
                 .bind("updatedAt", payment.updatedAt())
@@ -91,10 +92,12 @@ public class PaymentStore {
     Mono<Void> updateIfVersion(Payment changed, long expectedVersion) {
         return db.sql("""
                         update payments
-                        set status = :status, failure_reason = :failureReason, version = :version, updated_at = :updatedAt
+                        set status = :status, failure_reason = :failureReason, attempt = :attempt, version = :version,
+                            updated_at = :updatedAt
                         where id = :id and version = :expectedVersion""")
                 .bind("status", changed.status().name())
                 .bind("failureReason", nullable(changed.failureReason()))
+                .bind("attempt", changed.attempt())
                 .bind("version", changed.version())
                 .bind("updatedAt", changed.updatedAt())
                 .bind("id", changed.id())
@@ -148,7 +151,7 @@ public class PaymentStore {
                 row.get("booking_id", String.class), row.get("amount", Long.class), row.get("currency", String.class),
                 row.get("payment_method", String.class), row.get("customer_email", String.class),
                 row.get("description", String.class), PaymentStatus.valueOf(row.get("status", String.class)),
-                row.get("failure_reason", String.class), row.get("version", Long.class),
+                row.get("failure_reason", String.class), row.get("attempt", Integer.class), row.get("version", Long.class),
                 row.get("created_at", Instant.class), row.get("updated_at", Instant.class));
     }
 

@@ -16,7 +16,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The built-in gateway. Its charges live in their own table, one per payment id, so a resubmission from any
+ * The built-in gateway. Its charges live in their own table, one per payment attempt, so a resubmission from any
  * service instance finds the charge already made. Tokens: `pm_card_unavailable` fails the submit as a network error
  * would; any other token is charged and stays `processing` until the gateway reports the outcome.
  */
@@ -40,36 +40,45 @@ public class SandboxGateway implements PaymentGateway {
         if (UNAVAILABLE_TOKEN.equals(request.paymentMethod())) {
             return Mono.error(new GatewayUnavailableException("sandbox gateway unreachable for " + request.paymentId()));
         }
-        return insertOnce(request)
-                .then(findCharge(request.paymentId()))
+        return faults.waitWhileHeld()
+                .then(insertOnce(request))
+                .then(findCharge(request.paymentId(), request.attempt()))
                 .flatMap(charge -> faults.takeLoseNextResponse()
                         ? Mono.error(new GatewayException("sandbox lost the response for " + request.paymentId()))
                         : Mono.just(charge));
     }
 
     @Override
-    public Mono<GatewayCharge> findCharge(String paymentId) {
+    public Mono<GatewayCharge> findCharge(String paymentId, int attempt) {
         return db.sql("""
-                        select id, payment_id, amount, currency, status, failure_reason
-                        from sandbox_charges where payment_id = :payment""")
+                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        from sandbox_charges where payment_id = :payment and attempt = :attempt""")
                 .bind("payment", paymentId)
+                .bind("attempt", attempt)
                 .map(SandboxGateway::charge)
                 .one();
     }
 
+    /** Every charge the sandbox holds for a payment, oldest attempt first. */
     public Flux<GatewayCharge> chargesFor(String paymentId) {
-        return findCharge(paymentId).flux();
+        return db.sql("""
+                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        from sandbox_charges where payment_id = :payment order by attempt""")
+                .bind("payment", paymentId)
+                .map(SandboxGateway::charge)
+                .all();
     }
 
     private Mono<Void> insertOnce(ChargeRequest request) {
         Instant now = Timestamps.now(clock);
         return db.sql("""
-                        insert into sandbox_charges (id, payment_id, amount, currency, payment_method, status,
+                        insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,
                             created_at, updated_at)
-                        values (:id, :payment, :amount, :currency, :method, 'processing', :now, :now)
-                        on conflict (payment_id) do nothing""")
+                        values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now)
+                        on conflict (payment_id, attempt) do nothing""")
                 .bind("id", Ids.charge())
                 .bind("payment", request.paymentId())
+                .bind("attempt", request.attempt())
                 .bind("amount", request.amount())
                 .bind("currency", request.currency())
                 .bind("method", request.paymentMethod())
@@ -79,7 +88,7 @@ public class SandboxGateway implements PaymentGateway {
 
     private static GatewayCharge charge(Readable row) {
         return new GatewayCharge(row.get("id", String.class), row.get("payment_id", String.class),
-                row.get("amount", Long.class), row.get("currency", String.class), row.get("status", String.class),
+                row.get("attempt", Integer.class), row.get("amount", Long.class), row.get("currency", String.class), row.get("status", String.class),
                 row.get("failure_reason", String.class));
     }
 }

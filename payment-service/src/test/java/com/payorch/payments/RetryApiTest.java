@@ -1,0 +1,131 @@
+package com.payorch.payments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.testsupport.ApiTest;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+class RetryApiTest extends ApiTest {
+
+    @Autowired
+    PaymentStore payments;
+    @Autowired
+    PaymentStateChanges stateChanges;
+    @Autowired
+    TransactionalOperator transaction;
+
+    /** The gateway reports a decline (until webhooks exist, through the same write path they will use). */
+    private void declineAtGateway(String paymentId) {
+        transaction.transactional(payments.find("demo", paymentId)
+                        .flatMap(p -> stateChanges.apply(p, PaymentEvent.FAIL,
+                                new TransitionOrigin(TransitionSource.WEBHOOK, "msg_test"), "card_declined")))
+                .block(Duration.ofSeconds(10));
+    }
+
+    private String createProcessingPayment(String booking) {
+        return postPayment(DEMO_KEY, unique("key"), paymentBody(booking)).exchange()
+                .expectStatus().isCreated().expectBody().returnResult().getResponseHeaders().getLocation().toString()
+                .substring("/v1/payments/".length());
+    }
+
+    @Test
+    void aFailedPaymentIsRetriedAsANewGatewayAttempt() {
+        String booking = unique("bk");
+        String paymentId = createProcessingPayment(booking);
+        declineAtGateway(paymentId);
+        String retryKey = unique("key");
+
+        client.post().uri("/v1/payments/" + paymentId + "/retry")
+                .header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", retryKey)
+                .header("If-Match", "\"3\"")
+                .header("Content-Type", "application/json")
+                .bodyValue("{}")
+                .exchange()
+                .expectStatus().isOk()
+                .expectHeader().valueEquals("ETag", "\"5\"")
+                .expectHeader().doesNotExist("Location")
+                .expectBody()
+                .jsonPath("$.status").isEqualTo("PROCESSING")
+                .jsonPath("$.version").isEqualTo(5)
+                .jsonPath("$.failureReason").isEmpty()
+                .jsonPath("$.history.length()").isEqualTo(5)
+                .jsonPath("$.history[2].to").isEqualTo("FAILED")
+                .jsonPath("$.history[2].source").isEqualTo("webhook")
+                .jsonPath("$.history[3].event").isEqualTo("RETRY")
+                .jsonPath("$.history[3].to").isEqualTo("PENDING")
+                .jsonPath("$.history[3].sourceId").isEqualTo(retryKey)
+                .jsonPath("$.history[4].event").isEqualTo("SUBMIT");
+
+        // Replaying the retry changes nothing more.
+        client.post().uri("/v1/payments/" + paymentId + "/retry")
+                .header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", retryKey)
+                .exchange()
+                .expectStatus().isOk()
+                .expectHeader().valueEquals("Idempotent-Replayed", "true")
+                .expectBody().jsonPath("$.version").isEqualTo(5);
+
+        client.get().uri("/v1/sandbox/charges?paymentId=" + paymentId).header("Authorization", "Bearer " + DEMO_KEY)
+                .exchange().expectStatus().isOk()
+                .expectBody().jsonPath("$.data.length()").isEqualTo(2)
+                .jsonPath("$.data[0].attempt").isEqualTo(1)
+                .jsonPath("$.data[1].attempt").isEqualTo(2);
+    }
+
+    @Test
+    void aStaleIfMatchIsRefusedAndStoresNothing() {
+        String paymentId = createProcessingPayment(unique("bk"));
+        declineAtGateway(paymentId);
+        String retryKey = unique("key");
+
+        client.post().uri("/v1/payments/" + paymentId + "/retry")
+                .header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", retryKey)
+                .header("If-Match", "\"2\"")
+                .exchange()
+                .expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED)
+                .expectHeader().contentType("application/problem+json")
+                .expectBody().jsonPath("$.code").isEqualTo("version_mismatch");
+
+        assertThat(count("select count(*) from idempotency_keys where idempotency_key = $1", retryKey)).isZero();
+        assertThat(count("select version from payments where id = $1", paymentId)).isEqualTo(3);
+    }
+
+    @Test
+    void theBookingGuardAppliesToARetry() {
+        String booking = unique("bk");
+        String failed = createProcessingPayment(booking);
+        declineAtGateway(failed);
+        createProcessingPayment(booking); // a new payment for the booking is allowed once the first one FAILED
+
+        client.post().uri("/v1/payments/" + failed + "/retry")
+                .header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", unique("key"))
+                .exchange()
+                .expectStatus().isEqualTo(HttpStatus.CONFLICT)
+                .expectBody().jsonPath("$.code").isEqualTo("booking_payment_in_progress");
+        assertThat(count("select count(*) from payments where booking_id = $1 and status = 'FAILED'", booking))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void retryTakesOnlyAnEmptyBody() {
+        String paymentId = createProcessingPayment(unique("bk"));
+        declineAtGateway(paymentId);
+        client.post().uri("/v1/payments/" + paymentId + "/retry")
+                .header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", unique("key"))
+                .header("Content-Type", "application/json")
+                .bodyValue("{\"amount\": 1}")
+                .exchange()
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.code").isEqualTo("invalid_request")
+                .jsonPath("$.detail").value(d -> assertThat((String) d).contains("amount"));
+    }
+}
