@@ -1,0 +1,4 @@
+create table probe (
+    id   bigint primary key,
+    note text   not null
+);
