@@ -22,7 +22,8 @@ class IdempotencyKeyHeaderTest {
     void keysOfUpTo255VisibleAsciiCharactersAreAccepted() {
         String longest = "~".repeat(255);
         assertThat(IdempotencyKeyHeader.parse(List.of(longest))).isEqualTo(longest);
-        assertThat(IdempotencyKeyHeader.parse(List.of("!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"))).hasSize(32);
+        String punctuation = "!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+        assertThat(IdempotencyKeyHeader.parse(List.of(punctuation))).isEqualTo(punctuation);
     }
 
     @Test

@@ -18,7 +18,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "payments.merchants.demo.api-key=sk_test_demo",
         "payments.merchants.other.api-key=sk_test_other",
-        "payments.merchants.inputs.api-key=sk_test_inputs"
+        "payments.merchants.inputs.api-key=sk_test_inputs",
+        // Graceful shutdown waits for the test clients' idle keep-alive connections (30 s at JVM exit).
+        "server.shutdown=immediate"
 })
 public abstract class ApiTest {
 
