@@ -19,6 +19,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "payments.merchants.demo.api-key=sk_test_demo",
         "payments.merchants.other.api-key=sk_test_other",
         "payments.merchants.inputs.api-key=sk_test_inputs",
+        // Tests send the gateway's webhooks themselves; the sandbox's own deliveries are tested on their own.
+        "payments.gateway.sandbox.webhooks=off",
         // Graceful shutdown waits for the test clients' idle keep-alive connections (30 s at JVM exit).
         "server.shutdown=immediate"
 })
