@@ -28,6 +28,25 @@ public class BookingStore {
                 .then();
     }
 
+    /**
+     * Activates the booking for this payment unless it is already active: a conditional update, so two payments
+     * racing to activate it cannot both succeed. Answers whether this call activated it. Runs in the caller's
+     * transaction (the one that moves the payment to COMPLETED).
+     */
+    public Mono<Boolean> activate(String merchantId, String bookingId, String paymentId, Instant at) {
+        return db.sql("""
+                        update bookings
+                        set status = 'ACTIVE', payment_id = :payment, activated_at = :at, updated_at = :at,
+                            version = version + 1
+                        where merchant_id = :merchant and id = :id and status = 'AWAITING_PAYMENT'""")
+                .bind("payment", paymentId)
+                .bind("at", at)
+                .bind("merchant", merchantId)
+                .bind("id", bookingId)
+                .fetch().rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
     public Mono<Booking> find(String merchantId, String bookingId) {
         return db.sql("""
                         select merchant_id, id, status, payment_id, activated_at, version

@@ -14,18 +14,15 @@ import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
 
 /**
  * Drives an idempotent payment request (create, or retry) through its recovery points, after brandur's
@@ -40,9 +37,6 @@ import reactor.util.retry.Retry;
 public class IdempotentPaymentFlow {
 
     private static final Logger log = LoggerFactory.getLogger(IdempotentPaymentFlow.class);
-    private static final Retry ON_CONCURRENT_CHANGE = Retry.backoff(5, Duration.ofMillis(5))
-            .filter(OptimisticLockingFailureException.class::isInstance)
-            .onRetryExhaustedThrow((spec, signal) -> signal.failure());
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
@@ -51,11 +45,16 @@ public class IdempotentPaymentFlow {
     private final PaymentView view;
     private final TransactionalOperator transaction;
     private final BookingGuard bookingGuard;
+    private final PaymentMetrics metrics;
+    private final RetryingTransaction retryingTransaction;
 
     public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentStore payments, PaymentStateChanges stateChanges,
                                  PaymentGateway gateway, PaymentView view, TransactionalOperator transaction,
-                                 BookingGuard bookingGuard) {
+                                 BookingGuard bookingGuard, PaymentMetrics metrics,
+                                 RetryingTransaction retryingTransaction) {
+        this.retryingTransaction = retryingTransaction;
         this.bookingGuard = bookingGuard;
+        this.metrics = metrics;
         this.keys = keys;
         this.payments = payments;
         this.stateChanges = stateChanges;
@@ -72,13 +71,17 @@ public class IdempotentPaymentFlow {
      */
     public Mono<StoredResponse> execute(IdempotentRequest request, Function<KeyClaim, Mono<Payment>> firstStep,
                                         int status, boolean withLocation) {
-        return keys.acquire(request).flatMap(acquisition -> {
-            if (acquisition instanceof KeyAcquisition.Replay replay) {
-                return Mono.just(replay.response());
-            }
-            KeyClaim claim = ((KeyAcquisition.Claimed) acquisition).claim();
-            return resume(claim, firstStep, status, withLocation).onErrorResume(error -> giveBack(claim, error));
-        });
+        return keys.acquire(request)
+                .doOnError(ApiProblem.class, problem -> metrics.idempotency(problem.problemCode().code()))
+                .flatMap(acquisition -> {
+                    if (acquisition instanceof KeyAcquisition.Replay replay) {
+                        metrics.idempotency("replayed");
+                        return Mono.just(replay.response());
+                    }
+                    KeyClaim claim = ((KeyAcquisition.Claimed) acquisition).claim();
+                    return resume(claim, firstStep, status, withLocation)
+                            .onErrorResume(error -> giveBack(claim, error));
+                });
     }
 
     private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<Payment>> firstStep, int status,
@@ -99,14 +102,12 @@ public class IdempotentPaymentFlow {
         return payments.find(merchantId, paymentId)
                 .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + paymentId + " vanished")))
                 .flatMap(payment -> payment.status() == PaymentStatus.PENDING ? submit(payment) : Mono.just(false))
-                .flatMap(submitted -> transaction.transactional(Mono.defer(() ->
-                                payments.find(merchantId, paymentId)
-                                        .flatMap(payment -> submitted && payment.status() == PaymentStatus.PENDING
-                                                ? stateChanges.apply(payment, PaymentEvent.SUBMIT,
-                                                TransitionOrigin.api(claim.request().key()), null)
-                                                : Mono.just(payment))
-                                        .flatMap(payment -> storeResponse(claim, payment, status, withLocation))))
-                        .retryWhen(ON_CONCURRENT_CHANGE));
+                .flatMap(submitted -> retryingTransaction.run(() -> payments.find(merchantId, paymentId)
+                        .flatMap(payment -> submitted && payment.status() == PaymentStatus.PENDING
+                                ? stateChanges.apply(payment, PaymentEvent.SUBMIT,
+                                TransitionOrigin.api(claim.request().key()), null)
+                                : Mono.just(payment))
+                        .flatMap(payment -> storeResponse(claim, payment, status, withLocation))));
     }
 
     /** True when the gateway holds the charge; false when it could not be reached (recovery submits later). */

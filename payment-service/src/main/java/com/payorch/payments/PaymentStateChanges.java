@@ -20,7 +20,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The one place where payment state changes. Each change asks the state machine, writes the row only if its
- * version is still the one read, appends the transition and writes the event: all inside the caller's
+ * version is still the one read, appends the transition, writes the event and, on COMPLETED, activates the
+ * booking: all inside the caller's
  * transaction, so the caller can commit its own record (an idempotent response, a webhook receipt) with it.
  */
 @Component
@@ -31,9 +32,11 @@ public class PaymentStateChanges {
     private final BookingStore bookings;
     private final EventStore events;
     private final Clock clock;
+    private final PaymentMetrics metrics;
 
     public PaymentStateChanges(PaymentLifecycle lifecycle, PaymentStore payments, BookingStore bookings,
-                               EventStore events, Clock clock) {
+                               EventStore events, Clock clock, PaymentMetrics metrics) {
+        this.metrics = metrics;
         this.lifecycle = lifecycle;
         this.payments = payments;
         this.bookings = bookings;
@@ -56,6 +59,7 @@ public class PaymentStateChanges {
                             .then(payments.insert(payment))
                             .then(payments.insertTransition(payment.id(), transition))
                             .then(writeEvent(payment, EventType.PAYMENT_CREATED, now))
+                            .doOnSuccess(done -> metrics.transition(null, initial, origin.source()))
                             .thenReturn(payment);
                 });
     }
@@ -78,6 +82,8 @@ public class PaymentStateChanges {
                     return payments.updateIfVersion(changed, current.version())
                             .then(payments.insertTransition(changed.id(), transition))
                             .then(eventFor(target).map(type -> writeEvent(changed, type, now)).orElse(Mono.empty()))
+                            .then(target == PaymentStatus.COMPLETED ? activateBooking(changed, now) : Mono.empty())
+                            .doOnSuccess(done -> metrics.transition(current.status(), target, origin.source()))
                             .thenReturn(changed);
                 });
     }
@@ -89,6 +95,22 @@ public class PaymentStateChanges {
             case FAILED -> EventType.PAYMENT_FAILED;
             case PENDING -> null; // a retry: the payment is back where it started, and clients see it in its history
         });
+    }
+
+    /** The booking is activated by the COMPLETED transition, in its transaction, and only once. */
+    private Mono<Void> activateBooking(Payment completed, Instant at) {
+        return bookings.activate(completed.merchantId(), completed.bookingId(), completed.id(), at)
+                .flatMap(activated -> {
+                    if (!activated) {
+                        return Mono.empty();
+                    }
+                    Map<String, Object> data = new LinkedHashMap<>();
+                    data.put("bookingId", completed.bookingId());
+                    data.put("paymentId", completed.id());
+                    data.put("activatedAt", Timestamps.format(at));
+                    return events.append(completed.merchantId(), EventType.BOOKING_ACTIVATED, completed.id(),
+                            completed.bookingId(), data, at).then();
+                });
     }
 
     private Mono<Void> writeEvent(Payment payment, EventType type, Instant at) {

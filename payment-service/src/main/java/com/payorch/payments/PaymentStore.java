@@ -54,6 +54,25 @@ public class PaymentStore {
                 .all();
     }
 
+    /**
+     * Payments of any merchant left in `status` since before `quietFor` ago (database clock), oldest first, leaving
+     * out those a recovery job of `claimKind` holds a lease on (so a payment that stays stuck does not crowd out
+     * the others).
+     */
+    public Flux<Payment> findStuck(PaymentStatus status, java.time.Duration quietFor, String claimKind, int limit) {
+        return db.sql("select " + COLUMNS + " from payments p where status = :status"
+                        + " and updated_at < now() - make_interval(secs => :seconds)"
+                        + " and not exists (select 1 from work_claims c where c.kind = :kind and c.item_id = p.id"
+                        + " and c.claimed_until > now())"
+                        + " order by updated_at limit :limit")
+                .bind("status", status.name())
+                .bind("kind", claimKind)
+                .bind("seconds", quietFor.toMillis() / 1000.0)
+                .bind("limit", limit)
+                .map(PaymentStore::payment)
+                .all();
+    }
+
     /** The status of the booking's PENDING, PROCESSING or COMPLETED payment, if it has one. */
     public Mono<PaymentStatus> liveStatusOfBooking(String merchantId, String bookingId) {
         return db.sql("""

@@ -20,6 +20,8 @@ public enum ProblemCode {
     INVALID_TRANSITION(HttpStatus.CONFLICT, "Invalid state transition"),
     CONCURRENT_MODIFICATION(HttpStatus.CONFLICT, "The resource was changed concurrently"),
     VERSION_MISMATCH(HttpStatus.PRECONDITION_FAILED, "Version mismatch"),
+    WEBHOOK_SIGNATURE_INVALID(HttpStatus.UNAUTHORIZED, "Webhook signature invalid"),
+    WEBHOOK_INVALID(HttpStatus.BAD_REQUEST, "Webhook invalid"),
     GATEWAY_ERROR(HttpStatus.BAD_GATEWAY, "Payment gateway error"),
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");

@@ -1,0 +1,20 @@
+package com.payorch.recovery;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * `payments.recovery.pending-after`: PENDING payments not submitted by then are resubmitted.
+ * `payments.recovery.processing-after`: PROCESSING payments with no outcome by then are settled by asking the gateway.
+ * `payments.recovery.interval`: how often both jobs look; `batch-size`: how many payments one look takes.
+ */
+@ConfigurationProperties("payments.recovery")
+public record RecoveryProperties(Duration pendingAfter, Duration processingAfter, Duration interval, int batchSize) {
+
+    public RecoveryProperties {
+        pendingAfter = pendingAfter != null ? pendingAfter : Duration.ofSeconds(30);
+        processingAfter = processingAfter != null ? processingAfter : Duration.ofMinutes(5);
+        interval = interval != null ? interval : Duration.ofSeconds(5);
+        batchSize = batchSize > 0 ? batchSize : 20;
+    }
+}

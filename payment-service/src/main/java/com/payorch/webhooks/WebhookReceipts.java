@@ -1,0 +1,46 @@
+package com.payorch.webhooks;
+
+import java.time.Instant;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.r2dbc.core.Parameter;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/** The table of webhooks received; its primary key on the webhook id is what applies each one at most once. */
+@Component
+public class WebhookReceipts {
+
+    private final DatabaseClient db;
+
+    public WebhookReceipts(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /**
+     * Records the webhook inside the caller's transaction; answers false when the id is already recorded. A racing
+     * redelivery waits here until the first one's transaction ends, then sees it.
+     */
+    public Mono<Boolean> claim(String webhookId, String gateway, GatewayWebhook webhook, Instant at) {
+        return db.sql("""
+                        insert into webhook_receipts (webhook_id, gateway, type, payment_id, outcome, received_at)
+                        values (:id, :gateway, :type, :payment, 'ignored', :at)
+                        on conflict (webhook_id) do nothing
+                        returning 1""")
+                .bind("id", webhookId)
+                .bind("gateway", gateway)
+                .bind("type", webhook.type())
+                .bind("payment", webhook.paymentId())
+                .bind("at", at)
+                .map(row -> true)
+                .one()
+                .defaultIfEmpty(false);
+    }
+
+    public Mono<Void> recordOutcome(String webhookId, WebhookOutcome outcome, String detail) {
+        return db.sql("update webhook_receipts set outcome = :outcome, detail = :detail where webhook_id = :id")
+                .bind("outcome", outcome.value())
+                .bind("detail", Parameter.fromOrEmpty(detail, String.class))
+                .bind("id", webhookId)
+                .then();
+    }
+}
