@@ -152,8 +152,8 @@ public class IdempotentPaymentFlow {
                 ? new ApiProblem(ProblemCode.GATEWAY_ERROR,
                 "The payment gateway did not answer as expected; retry with the same Idempotency-Key.")
                 : error;
-        log.warn("Idempotent request {} stopped at {}: {}", claim.request().key(), claim.recoveryPoint(),
-                error.toString());
+        log.warn("Idempotent request {} (merchant {}, resumed at {}) failed: {}", claim.request().key(),
+                claim.request().merchantId(), claim.recoveryPoint(), error.toString());
         return keys.release(claim).onErrorResume(e -> Mono.empty()).then(Mono.error(answer));
     }
 }

@@ -21,6 +21,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "payments.merchants.inputs.api-key=sk_test_inputs",
         // Tests send the gateway's webhooks themselves; the sandbox's own deliveries are tested on their own.
         "payments.gateway.sandbox.webhooks=off",
+        "payments.gateway.sandbox.webhook-secret=" + ApiTest.WEBHOOK_SECRET,
         // Graceful shutdown waits for the test clients' idle keep-alive connections (30 s at JVM exit).
         "server.shutdown=immediate"
 })
@@ -28,6 +29,7 @@ public abstract class ApiTest {
 
     public static final String DEMO_KEY = "sk_test_demo";
     public static final String OTHER_KEY = "sk_test_other";
+    public static final String WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -70,6 +72,29 @@ public abstract class ApiTest {
                 .header("Idempotency-Key", idempotencyKey)
                 .header("Content-Type", "application/json")
                 .bodyValue(body);
+    }
+
+    /** Creates a payment through the API and answers its id. */
+    protected String createPayment(String bookingId, String paymentMethod) {
+        String location = postPayment(DEMO_KEY, unique("key"), paymentBody(bookingId, paymentMethod)).exchange()
+                .expectStatus().isCreated().expectBody().returnResult().getResponseHeaders().getLocation().toString();
+        return location.substring("/v1/payments/".length());
+    }
+
+    /** Sends a webhook signed with the configured secret, as the sandbox gateway would. */
+    protected WebTestClient.ResponseSpec sendWebhook(String webhookId, String body) {
+        return client.post().uri("/v1/webhooks/sandbox")
+                .headers(headers -> headers.addAll(SignedWebhooks.sign(WEBHOOK_SECRET, webhookId,
+                        java.time.Instant.now(), body)))
+                .header("Content-Type", "application/json")
+                .bodyValue(body)
+                .exchange();
+    }
+
+    protected static String webhookBody(String type, String paymentId, long amount, String currency) {
+        String failure = type.equals("payment.failed") ? ", \"failureReason\": \"card_declined\"" : "";
+        return "{\"type\": \"%s\", \"data\": {\"paymentId\": \"%s\", \"amount\": %d, \"currency\": \"%s\"%s}}"
+                .formatted(type, paymentId, amount, currency, failure);
     }
 
     protected long count(String sql, Object... args) {

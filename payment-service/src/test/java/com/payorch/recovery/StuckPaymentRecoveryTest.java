@@ -1,0 +1,79 @@
+package com.payorch.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.testsupport.ApiTest;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.r2dbc.core.Parameter;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
+
+/** The recovery jobs on a short fuse; the context is closed afterwards so they touch no other test's payments. */
+@TestPropertySource(properties = {
+        "payments.recovery.pending-after=PT1S",
+        "payments.recovery.processing-after=PT1S",
+        "payments.recovery.interval=PT0.2S"})
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class StuckPaymentRecoveryTest extends ApiTest {
+
+    @Autowired
+    SandboxFaults faults;
+
+    private String statusOf(String paymentId) {
+        return db.sql("select status from payments where id = $1").bind(0, paymentId)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+    }
+
+    private void gatewaySettles(String paymentId, String status, String reason) {
+        db.sql("update sandbox_charges set status = $1, failure_reason = $2 where payment_id = $3")
+                .bind(0, status).bind(1, Parameter.fromOrEmpty(reason, String.class)).bind(2, paymentId).then().block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aPendingPaymentWhoseClientGaveUpIsResubmittedWithoutASecondCharge() {
+        String booking = unique("bk");
+        faults.loseNextResponse();
+        postPayment(DEMO_KEY, unique("key"), paymentBody(booking)).exchange().expectStatus().is5xxServerError();
+        String paymentId = db.sql("select id from payments where booking_id = $1").bind(0, booking)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "PROCESSING".equals(statusOf(paymentId)));
+
+        assertThat(count("select count(*) from sandbox_charges where payment_id = $1", paymentId)).isEqualTo(1);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUBMIT'"
+                + " and source = 'recovery'", paymentId)).isEqualTo(1);
+    }
+
+    @Test
+    void aProcessingPaymentIsSettledWithTheGatewaysOutcome() {
+        String booking = unique("bk");
+        String succeeded = createPayment(booking, "pm_card_ok");
+        String declined = createPayment(unique("bk"), "pm_card_declined");
+        gatewaySettles(succeeded, "succeeded", null);
+        gatewaySettles(declined, "failed", "card_declined");
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+                "COMPLETED".equals(statusOf(succeeded)) && "FAILED".equals(statusOf(declined)));
+
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUCCEED'"
+                + " and source = 'reconciler'", succeeded)).isEqualTo(1);
+        assertThat(count("select count(*) from payments where id = $1 and failure_reason = 'card_declined'", declined))
+                .isEqualTo(1);
+        assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.activated'", booking))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aPaymentWithoutAnOutcomeAtTheGatewayStaysProcessing() {
+        String paymentId = createPayment(unique("bk"), "pm_card_ok");
+        String other = createPayment(unique("bk"), "pm_card_ok");
+        gatewaySettles(other, "succeeded", null);
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(other)));
+        assertThat(statusOf(paymentId)).isEqualTo("PROCESSING");
+    }
+}
