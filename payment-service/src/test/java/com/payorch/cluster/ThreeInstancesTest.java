@@ -1,0 +1,118 @@
+package com.payorch.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.PaymentServiceApplication;
+import com.payorch.testsupport.SignedWebhooks;
+import com.payorch.testsupport.TestDatabase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
+
+/**
+ * Three service instances in one test run, sharing one database: duplicate client POSTs and duplicate gateway
+ * webhooks spread across them still make one payment, one charge and one booking activation.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ThreeInstancesTest {
+
+    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+    private final List<WebClient> clients = new ArrayList<>();
+    private DatabaseClient db;
+
+    @BeforeAll
+    void startThreeInstances() {
+        TestDatabase database = TestDatabase.get();
+        for (int i = 0; i < 3; i++) {
+            // Command-line arguments, so they win over application.yml as they would for a deployed instance.
+            ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
+                    .run("--server.port=0",
+                            "--server.shutdown=immediate",
+                            "--spring.r2dbc.url=" + database.r2dbcUrl(),
+                            "--spring.r2dbc.username=" + database.username(),
+                            "--spring.r2dbc.password=" + database.password(),
+                            "--spring.flyway.url=" + database.jdbcUrl(),
+                            "--spring.flyway.user=" + database.username(),
+                            "--spring.flyway.password=" + database.password(),
+                            "--payments.db.embedded=false",
+                            "--payments.gateway.sandbox.webhooks=off",
+                            "--payments.gateway.sandbox.webhook-secret=" + SECRET);
+            instances.add(context);
+            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+            clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
+        }
+        db = instances.get(0).getBean(DatabaseClient.class);
+    }
+
+    @AfterAll
+    void stopInstances() {
+        instances.forEach(ConfigurableApplicationContext::close);
+    }
+
+    private long count(String sql, String parameter) {
+        return db.sql(sql).bind(0, parameter).map(row -> row.get(0, Long.class)).one().block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void duplicatePostsAndWebhooksAcrossInstancesMakeOnePaymentOneChargeOneActivation() {
+        String booking = "bk_" + UUID.randomUUID().toString().substring(0, 12);
+        String key = "key_" + UUID.randomUUID();
+        String body = """
+                {"bookingId": "%s", "amount": 5000, "currency": "USD", "paymentMethod": "pm_card_ok",
+                 "customerEmail": "guest@example.com"}""".formatted(booking);
+
+        List<Integer> statuses = Flux.range(0, 30)
+                .flatMap(i -> clients.get(i % 3).post().uri("/v1/payments")
+                        .header("Authorization", "Bearer sk_test_demo")
+                        .header("Idempotency-Key", key)
+                        .header("Content-Type", "application/json")
+                        .bodyValue(body)
+                        .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())), 30)
+                .collectList()
+                .block(Duration.ofSeconds(60));
+        assertThat(statuses).containsOnly(201, 409).contains(201);
+        assertThat(count("select count(*) from payments where booking_id = $1", booking)).isEqualTo(1);
+        String paymentId = db.sql("select id from payments where booking_id = $1").bind(0, booking)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+        assertThat(count("select count(*) from sandbox_charges where payment_id = $1", paymentId)).isEqualTo(1);
+
+        String webhookId = "msg_" + UUID.randomUUID();
+        String webhook = """
+                {"type": "payment.succeeded", "data": {"paymentId": "%s", "amount": 5000, "currency": "USD"}}"""
+                .formatted(paymentId);
+        var headers = SignedWebhooks.sign(SECRET, webhookId, Instant.now(), webhook);
+        List<String> outcomes = Flux.range(0, 30)
+                .flatMap(i -> clients.get(i % 3).post().uri("/v1/webhooks/sandbox")
+                        .headers(h -> h.addAll(headers))
+                        .header("Content-Type", "application/json")
+                        .bodyValue(webhook)
+                        .retrieve()
+                        .bodyToMono(Map.class)
+                        .map(answer -> (String) answer.get("status")), 30)
+                .collectList()
+                .block(Duration.ofSeconds(60));
+
+        assertThat(outcomes).filteredOn("applied"::equals).hasSize(1);
+        assertThat(outcomes).filteredOn("duplicate"::equals).hasSize(29);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUCCEED'",
+                paymentId)).isEqualTo(1);
+        assertThat(count("select count(*) from bookings where id = $1 and status = 'ACTIVE'", booking)).isEqualTo(1);
+        assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.activated'", booking))
+                .isEqualTo(1);
+    }
+}
