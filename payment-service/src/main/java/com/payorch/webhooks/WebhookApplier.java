@@ -49,12 +49,12 @@ public class WebhookApplier {
     public Mono<WebhookOutcome> apply(String gateway, String webhookId, GatewayWebhook webhook) {
         return payments.findAnyMerchant(webhook.paymentId())
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("No payment " + webhook.paymentId() + ".")))
-                .then(transaction.run(() -> applyOnce(gateway, webhookId, webhook)))
-                .doOnNext(outcome -> {
-                    metrics.webhook(outcome.value());
-                    log.info("Webhook {} ({}) for payment {}: {}", webhookId, webhook.type(), webhook.paymentId(),
-                            outcome.value());
-                });
+                .flatMap(payment -> transaction.run(() -> applyOnce(gateway, webhookId, webhook))
+                        .doOnNext(outcome -> {
+                            metrics.webhook(outcome.value());
+                            log.info("webhook={} type={} payment={} merchant={} outcome={}", webhookId,
+                                    webhook.type(), payment.id(), payment.merchantId(), outcome.value());
+                        }));
     }
 
     private Mono<WebhookOutcome> applyOnce(String gateway, String webhookId, GatewayWebhook webhook) {
@@ -67,8 +67,9 @@ public class WebhookApplier {
 
     private Mono<WebhookOutcome> decide(String webhookId, GatewayWebhook webhook, Payment payment) {
         if (payment.amount() != webhook.amount() || !payment.currency().equals(webhook.currency())) {
-            log.warn("Webhook {} for payment {} reports {} {} but the payment is {} {}: rejected as an anomaly",
-                    webhookId, payment.id(), webhook.amount(), webhook.currency(), payment.amount(), payment.currency());
+            log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", webhookId,
+                    payment.id(), payment.merchantId(), webhook.amount(), webhook.currency(), payment.amount(),
+                    payment.currency());
             return receipts.recordOutcome(webhookId, WebhookOutcome.REJECTED, "amount or currency mismatch")
                     .thenReturn(WebhookOutcome.REJECTED);
         }
