@@ -1,0 +1,53 @@
+package com.payorch.outbox;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * `payments.outbox.backlog` (undispatched events, read from the database every `backlog-refresh`, so a scrape
+ * never waits for a query) and `payments.outbox.deliveries` (tags `type`, `result` = success | failure).
+ */
+@Component
+class OutboxMetrics {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboxMetrics.class);
+
+    private final MeterRegistry registry;
+    private final OutboxQueue queue;
+    private final AtomicLong backlog = new AtomicLong();
+
+    OutboxMetrics(MeterRegistry registry, OutboxQueue queue) {
+        this.registry = registry;
+        this.queue = queue;
+        Gauge.builder("payments.outbox.backlog", backlog, AtomicLong::get)
+                .description("Events not yet dispatched by the outbox relay, as of the last refresh")
+                .register(registry);
+    }
+
+    void delivered(String type, boolean success) {
+        Counter.builder("payments.outbox.deliveries")
+                .description("Outbox event deliveries by event type and result")
+                .tag("type", type)
+                .tag("result", success ? "success" : "failure")
+                .register(registry)
+                .increment();
+    }
+
+    @Scheduled(fixedDelayString = "${payments.outbox.backlog-refresh:" + OutboxProperties.DEFAULT_BACKLOG_REFRESH + "}")
+    public Mono<Void> refreshBacklog() {
+        return queue.countUndispatched()
+                .doOnNext(backlog::set)
+                .then()
+                .onErrorResume(e -> {
+                    log.warn("Could not read the outbox backlog; the gauge keeps its last value: {}", e.toString());
+                    return Mono.empty();
+                });
+    }
+}

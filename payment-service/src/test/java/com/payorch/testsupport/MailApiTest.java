@@ -1,0 +1,26 @@
+package com.payorch.testsupport;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The service with a real SMTP server ({@link TestMailServer}) and its own schema in the test database. The schema
+ * matters: every cached test context runs an outbox relay, and a relay of a context without a mail server would
+ * otherwise take these tests' events and log their confirmations instead of sending them.
+ */
+@TestPropertySource(properties = {
+        "spring.mail.host=127.0.0.1",
+        "spring.r2dbc.properties.schema=" + MailApiTest.SCHEMA,
+        "spring.flyway.schemas=" + MailApiTest.SCHEMA,
+        "spring.flyway.default-schema=" + MailApiTest.SCHEMA
+})
+public abstract class MailApiTest extends OutboxApiTest {
+
+    static final String SCHEMA = "mail_tests";
+
+    @DynamicPropertySource
+    static void mailServer(DynamicPropertyRegistry registry) {
+        registry.add("spring.mail.port", TestMailServer::port);
+    }
+}
