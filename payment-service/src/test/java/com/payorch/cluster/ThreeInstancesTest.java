@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.PaymentServiceApplication;
 import com.payorch.testsupport.SignedWebhooks;
+import com.payorch.testsupport.TestMailServer;
+import org.awaitility.Awaitility;
 import com.payorch.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,12 +26,13 @@ import reactor.core.publisher.Flux;
 
 /**
  * Three service instances in one test run, sharing one database: duplicate client POSTs and duplicate gateway
- * webhooks spread across them still make one payment, one charge and one booking activation.
+ * webhooks spread across them still make one payment, one charge, one booking activation and one e-mail.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ThreeInstancesTest {
 
     private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final String SCHEMA = "cluster_tests";
 
     private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
     private final List<WebClient> clients = new ArrayList<>();
@@ -51,7 +54,13 @@ class ThreeInstancesTest {
                             "--spring.flyway.password=" + database.password(),
                             "--payments.db.embedded=false",
                             "--payments.gateway.sandbox.webhooks=off",
-                            "--payments.gateway.sandbox.webhook-secret=" + SECRET);
+                            "--payments.gateway.sandbox.webhook-secret=" + SECRET,
+                            "--spring.mail.host=127.0.0.1",
+                            "--spring.mail.port=" + TestMailServer.port(),
+                            // Its own schema, so the relays of other cached test contexts never see these events.
+                            "--spring.r2dbc.properties.schema=" + SCHEMA,
+                            "--spring.flyway.schemas=" + SCHEMA,
+                            "--spring.flyway.default-schema=" + SCHEMA);
             instances.add(context);
             int port = ((WebServerApplicationContext) context).getWebServer().getPort();
             clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
@@ -72,9 +81,10 @@ class ThreeInstancesTest {
     void duplicatePostsAndWebhooksAcrossInstancesMakeOnePaymentOneChargeOneActivation() {
         String booking = "bk_" + UUID.randomUUID().toString().substring(0, 12);
         String key = "key_" + UUID.randomUUID();
+        String email = "guest+" + booking + "@example.com";
         String body = """
                 {"bookingId": "%s", "amount": 5000, "currency": "USD", "paymentMethod": "pm_card_ok",
-                 "customerEmail": "guest@example.com"}""".formatted(booking);
+                 "customerEmail": "%s"}""".formatted(booking, email);
 
         List<Integer> statuses = Flux.range(0, 30)
                 .flatMap(i -> clients.get(i % 3).post().uri("/v1/payments")
@@ -114,5 +124,15 @@ class ThreeInstancesTest {
         assertThat(count("select count(*) from bookings where id = $1 and status = 'ACTIVE'", booking)).isEqualTo(1);
         assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.activated'", booking))
                 .isEqualTo(1);
+
+        // The three relays share the outbox: exactly one confirmation e-mail and one confirmation_sent event.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
+                "select count(*) from events where booking_id = $1 and type = 'booking.confirmation_sent'", booking) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> TestMailServer.messagesTo(email).size() == 1);
+        assertThat(count("select count(*) from events where booking_id = $1 and dispatched_at is null", booking))
+                .isZero();
+        assertThat(TestMailServer.messagesTo(email)).hasSize(1);
+        assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.confirmation_sent'",
+                booking)).isEqualTo(1);
     }
 }

@@ -34,7 +34,7 @@ class BookingConfirmationTest extends MailApiTest {
     void sendsOneEmailAndRecordsItOnce() throws Exception {
         String booking = unique("bk");
         String email = unique("guest") + "@example.com";
-        String payment = createPayment(booking, email);
+        String payment = createPaymentWithEmail(booking, email);
 
         Event activated = appendBookingActivated(payment, booking);
 
@@ -63,7 +63,7 @@ class BookingConfirmationTest extends MailApiTest {
     void aCrashAfterRecordingIsRedeliveredWithoutASecondEmail() {
         String booking = unique("bk");
         String email = unique("guest") + "@example.com";
-        String payment = createPayment(booking, email);
+        String payment = createPaymentWithEmail(booking, email);
         faults.failNextAfterRecording();
 
         Event activated = appendBookingActivated(payment, booking);
@@ -78,7 +78,7 @@ class BookingConfirmationTest extends MailApiTest {
     @Test
     void withoutCustomerEmailNothingIsSentOrRecorded() {
         String booking = unique("bk");
-        String payment = createPayment(booking, null);
+        String payment = createPaymentWithEmail(booking, null);
 
         Event activated = appendBookingActivated(payment, booking);
 
@@ -93,7 +93,7 @@ class BookingConfirmationTest extends MailApiTest {
     void racingDeliveriesOfOneEventSendOneEmail() {
         String booking = unique("bk");
         String email = unique("guest") + "@example.com";
-        String payment = createPayment(booking, email);
+        String payment = createPaymentWithEmail(booking, email);
         // Not stored: only the deliveries below see it, no relay.
         Event activated = new Event(Ids.event(), "demo", EventType.BOOKING_ACTIVATED, payment, booking,
                 "{\"bookingId\":\"" + booking + "\",\"paymentId\":\"" + payment + "\"}", Instant.now());

@@ -37,7 +37,7 @@ class LoggedConfirmationTest extends OutboxApiTest {
     void withoutMailServerTheMessageIsLoggedAndRecorded() {
         String booking = unique("bk");
         String email = unique("guest") + "@example.com";
-        String payment = createPayment(booking, email);
+        String payment = createPaymentWithEmail(booking, email);
 
         Event activated = appendBookingActivated(payment, booking);
 

@@ -31,7 +31,7 @@ class OutboxRelayTest extends MailApiTest {
     void aFailedDeliveryBacksOffExponentiallyAndIsRetried() {
         String booking = unique("bk");
         String email = unique("guest") + "@example.com";
-        String payment = createPayment(booking, email);
+        String payment = createPaymentWithEmail(booking, email);
         double failuresBefore = deliveries("booking.activated", "failure");
         faults.failNextBeforeSending();
         faults.failNextBeforeSending();
@@ -56,7 +56,7 @@ class OutboxRelayTest extends MailApiTest {
     @Test
     void eventsWithoutConsumerAreDispatchedOnce() {
         String booking = unique("bk");
-        String payment = createPayment(booking, null);
+        String payment = createPaymentWithEmail(booking, null);
         List<String> ids = events.find("demo", payment, null, null).map(Event::id).collectList().block(WAIT);
         assertThat(ids).hasSize(2);   // payment.created, payment.processing
 

@@ -29,7 +29,7 @@ public abstract class OutboxApiTest extends ApiTest {
     protected TransactionalOperator transaction;
 
     /** Creates a payment (merchant demo) and returns its id; `customerEmail` may be null. */
-    protected String createPayment(String bookingId, String customerEmail) {
+    protected String createPaymentWithEmail(String bookingId, String customerEmail) {
         String body = """
                 {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok"%s,
                  "description": "Room 101, 2 nights"}""".formatted(bookingId,
