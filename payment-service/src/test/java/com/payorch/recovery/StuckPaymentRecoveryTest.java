@@ -16,7 +16,9 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(properties = {
         "payments.recovery.pending-after=PT1S",
         "payments.recovery.processing-after=PT1S",
-        "payments.recovery.interval=PT0.2S"})
+        "payments.recovery.interval=PT0.2S",
+        // The sandbox must not settle charges by itself here: each test decides what the gateway says.
+        "payments.gateway.sandbox.webhook-delay=PT1H"})
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class StuckPaymentRecoveryTest extends ApiTest {
 

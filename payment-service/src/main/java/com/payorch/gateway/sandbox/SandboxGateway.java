@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
 /**
  * The built-in gateway. Its charges live in their own table, one per payment attempt, so a resubmission from any
  * service instance finds the charge already made. Tokens: `pm_card_unavailable` fails the submit as a network error
- * would; any other token is charged and stays `processing` until the gateway reports the outcome.
+ * would; any other token is charged and stays `processing` until {@link SandboxSettlement} settles it.
  */
 @Component
 public class SandboxGateway implements PaymentGateway {
@@ -28,11 +28,13 @@ public class SandboxGateway implements PaymentGateway {
     private final DatabaseClient db;
     private final SandboxFaults faults;
     private final Clock clock;
+    private final boolean deliversWebhooks;
 
-    public SandboxGateway(DatabaseClient db, SandboxFaults faults, Clock clock) {
+    public SandboxGateway(DatabaseClient db, SandboxFaults faults, Clock clock, SandboxGatewayProperties properties) {
         this.db = db;
         this.faults = faults;
         this.clock = clock;
+        this.deliversWebhooks = properties.webhooks() == WebhookMode.AUTO;
     }
 
     @Override
@@ -73,8 +75,9 @@ public class SandboxGateway implements PaymentGateway {
         Instant now = Timestamps.now(clock);
         return db.sql("""
                         insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,
-                            created_at, updated_at)
-                        values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now)
+                            created_at, updated_at, webhooks_due)
+                        values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now,
+                            :webhooks)
                         on conflict (payment_id, attempt) do nothing""")
                 .bind("id", Ids.charge())
                 .bind("payment", request.paymentId())
@@ -83,6 +86,7 @@ public class SandboxGateway implements PaymentGateway {
                 .bind("currency", request.currency())
                 .bind("method", request.paymentMethod())
                 .bind("now", now)
+                .bind("webhooks", deliversWebhooks)
                 .then();
     }
 

@@ -1,0 +1,74 @@
+package com.payorch.gateway.sandbox;
+
+import com.payorch.support.Timestamps;
+import java.time.Clock;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * The sandbox's "bank": `webhook-delay` after a charge was made it settles it, `pm_card_declined` as failed with
+ * `card_declined`, any other token as succeeded. Runs in every instance whatever `webhooks` says, so asking the
+ * gateway later finds the outcome. One UPDATE claims and settles each charge, skipping rows another instance holds:
+ * several instances on one database settle each charge exactly once, and a restart finds the rest still due.
+ */
+@Component
+public class SandboxSettlement {
+
+    static final String DECLINED_TOKEN = "pm_card_declined";
+    private static final int BATCH = 100;
+    private static final Logger log = LoggerFactory.getLogger(SandboxSettlement.class);
+
+    private final DatabaseClient db;
+    private final Clock clock;
+    private final SandboxGatewayProperties properties;
+
+    public SandboxSettlement(DatabaseClient db, Clock clock, SandboxGatewayProperties properties) {
+        this.db = db;
+        this.clock = clock;
+        this.properties = properties;
+    }
+
+    @Scheduled(fixedDelayString = SandboxGatewayProperties.POLL_INTERVAL,
+            initialDelayString = SandboxGatewayProperties.POLL_INTERVAL)
+    public Mono<Long> settleDueChargesQuietly() {
+        // Spring calls a reactive @Scheduled method once and subscribes to its Mono on every run: defer the work.
+        return Mono.defer(this::settleDueCharges).onErrorResume(e -> {
+            log.warn("Sandbox settlement failed; the next run tries again: {}", e.toString());
+            return Mono.just(0L);
+        });
+    }
+
+    /** Settles up to one batch of charges that are due; emits how many this call settled. */
+    public Mono<Long> settleDueCharges() {
+        Instant now = Timestamps.now(clock);
+        // created_at was written with the service clock, so "due" is judged with it too.
+        return db.sql("""
+                        update sandbox_charges
+                        set status = case when payment_method = :declined then 'failed' else 'succeeded' end,
+                            failure_reason = case when payment_method = :declined then 'card_declined' end,
+                            updated_at = :now
+                        where status = 'processing'
+                          and id in (select id from sandbox_charges
+                                     where status = 'processing' and created_at <= :dueBefore
+                                     order by created_at
+                                     limit :batch
+                                     for update skip locked)
+                        returning id, payment_id, status""")
+                .bind("declined", DECLINED_TOKEN)
+                .bind("now", now)
+                .bind("dueBefore", now.minus(properties.webhookDelay()))
+                .bind("batch", BATCH)
+                .map(row -> {
+                    log.debug("Sandbox settled charge {} of payment {}: {}", row.get("id", String.class),
+                            row.get("payment_id", String.class), row.get("status", String.class));
+                    return 1L;
+                })
+                .all()
+                .count();
+    }
+}

@@ -1,0 +1,46 @@
+package com.payorch.gateway.sandbox;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.payorch.gateway.GatewayCharge;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One webhook the sandbox sends about a settled charge. Its id depends only on the charge and the type
+ * (`msg_<charge id>_<processing|succeeded|failed>`), so every redelivery of it carries the same id.
+ */
+record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
+
+    private static final JsonMapper JSON = new JsonMapper();
+
+    /** `payment.processing`, then `payment.succeeded` or `payment.failed`. */
+    static List<SandboxWebhook> forSettledCharge(GatewayCharge charge) {
+        String outcome = switch (charge.status()) {
+            case "succeeded", "failed" -> charge.status();
+            default -> throw new IllegalArgumentException("charge " + charge.id() + " is not settled");
+        };
+        return List.of(of(charge, "processing"), of(charge, outcome));
+    }
+
+    private static SandboxWebhook of(GatewayCharge charge, String status) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("paymentId", charge.paymentId());
+        data.put("amount", charge.amount());
+        data.put("currency", charge.currency());
+        if (status.equals("failed")) {
+            data.put("failureReason", charge.failureReason());
+        }
+        String type = "payment." + status;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type);
+        body.put("data", data);
+        try {
+            return new SandboxWebhook("msg_" + charge.id() + "_" + status, type, charge.paymentId(),
+                    JSON.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a webhook body", e);
+        }
+    }
+}
