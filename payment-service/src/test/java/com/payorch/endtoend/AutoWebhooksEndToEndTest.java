@@ -1,0 +1,84 @@
+package com.payorch.endtoend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.TestMailServer;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The whole life cycle as a user of the defaults sees it: the sandbox delivers its signed webhooks to this
+ * service over HTTP (each twice, outcome first), the payment completes or fails, the booking is activated once
+ * and one confirmation e-mail reaches a real SMTP server. Its own schema keeps other test contexts' pollers away.
+ */
+@TestPropertySource(properties = {
+        "payments.gateway.sandbox.webhooks=auto",
+        "payments.gateway.sandbox.webhook-delay=PT0.2S",
+        "payments.gateway.sandbox.deliver-twice=true",
+        "payments.gateway.sandbox.reverse-order=true",
+        "spring.mail.host=127.0.0.1",
+        "spring.r2dbc.properties.schema=" + AutoWebhooksEndToEndTest.SCHEMA,
+        "spring.flyway.schemas=" + AutoWebhooksEndToEndTest.SCHEMA,
+        "spring.flyway.default-schema=" + AutoWebhooksEndToEndTest.SCHEMA})
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class AutoWebhooksEndToEndTest extends ApiTest {
+
+    static final String SCHEMA = "end_to_end_tests";
+
+    @DynamicPropertySource
+    static void mailServer(DynamicPropertyRegistry registry) {
+        registry.add("spring.mail.port", TestMailServer::port);
+    }
+
+    private String statusOf(String paymentId) {
+        return db.sql("select status from payments where id = $1").bind(0, paymentId)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aCardThatWorksCompletesActivatesTheBookingOnceAndSendsOneConfirmation() {
+        String booking = unique("bk");
+        String email = "guest+" + booking + "@example.com";
+        String body = """
+                {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok",
+                 "customerEmail": "%s"}""".formatted(booking, email);
+        String paymentId = postPayment(DEMO_KEY, unique("key"), body).exchange()
+                .expectStatus().isCreated().expectBody().returnResult().getResponseHeaders().getLocation().toString()
+                .substring("/v1/payments/".length());
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "COMPLETED".equals(statusOf(paymentId)));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(
+                "select count(*) from events where booking_id = $1 and type = 'booking.confirmation_sent'", booking) == 1);
+        Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> count("select count(*) from webhook_receipts where payment_id = $1", paymentId) == 2);
+
+        client.get().uri("/v1/bookings/" + booking).header("Authorization", "Bearer " + DEMO_KEY).exchange()
+                .expectBody().jsonPath("$.status").isEqualTo("ACTIVE").jsonPath("$.paymentId").isEqualTo(paymentId);
+        assertThat(TestMailServer.messagesTo(email)).hasSize(1);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1", paymentId)).isEqualTo(3);
+        assertThat(count("select count(*) from webhook_receipts where payment_id = $1 and outcome = 'applied'",
+                paymentId)).isEqualTo(1);
+        assertThat(count("select count(*) from webhook_receipts where payment_id = $1 and outcome = 'ignored'",
+                paymentId)).isEqualTo(1);
+        assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.activated'", booking))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aDeclinedCardFailsWithItsReasonAndActivatesNothing() {
+        String booking = unique("bk");
+        String paymentId = createPayment(booking, "pm_card_declined");
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(statusOf(paymentId)));
+        client.get().uri("/v1/payments/" + paymentId).header("Authorization", "Bearer " + DEMO_KEY).exchange()
+                .expectBody().jsonPath("$.failureReason").isEqualTo("card_declined");
+        client.get().uri("/v1/bookings/" + booking).header("Authorization", "Bearer " + DEMO_KEY).exchange()
+                .expectBody().jsonPath("$.status").isEqualTo("AWAITING_PAYMENT");
+    }
+}
