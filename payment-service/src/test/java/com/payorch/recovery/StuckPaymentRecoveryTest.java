@@ -17,8 +17,12 @@ import org.springframework.test.context.TestPropertySource;
         "payments.recovery.pending-after=PT1S",
         "payments.recovery.processing-after=PT1S",
         "payments.recovery.interval=PT0.2S",
-        // The sandbox must not settle charges by itself here: each test decides what the gateway says.
-        "payments.gateway.sandbox.webhook-delay=PT1H"})
+        // Each test decides what the gateway says: no sandbox settles these charges by itself, neither this
+        // context's (long delay) nor another cached context's (this context has its own schema).
+        "payments.gateway.sandbox.webhook-delay=PT1H",
+        "spring.r2dbc.properties.schema=recovery_tests",
+        "spring.flyway.schemas=recovery_tests",
+        "spring.flyway.default-schema=recovery_tests"})
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class StuckPaymentRecoveryTest extends ApiTest {
 
