@@ -86,23 +86,22 @@ public class IdempotentPaymentFlow {
 
     private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<Payment>> firstStep, int status,
                                         boolean withLocation) {
-        Mono<String> paymentId = switch (claim.recoveryPoint()) {
+        Mono<Payment> created = switch (claim.recoveryPoint()) {
             case STARTED -> transaction.transactional(Mono.defer(() -> firstStep.apply(claim)
                             .flatMap(payment -> keys.advanceToPaymentCreated(claim, payment.id()).thenReturn(payment))))
-                    .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse)
-                    .map(Payment::id);
-            case PAYMENT_CREATED -> Mono.just(claim.paymentId());
+                    .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse);
+            case PAYMENT_CREATED -> payments.find(claim.request().merchantId(), claim.paymentId())
+                    .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + claim.paymentId() + " vanished")));
             case FINISHED -> Mono.error(new IllegalStateException("a finished key is replayed, not resumed"));
         };
-        return paymentId.flatMap(id -> submitAndFinish(claim, id, status, withLocation));
+        return created.flatMap(payment -> submitAndFinish(claim, payment, status, withLocation));
     }
 
-    private Mono<StoredResponse> submitAndFinish(KeyClaim claim, String paymentId, int status, boolean withLocation) {
+    /** `known` is the payment as this attempt last saw it; the final transaction reads it again before deciding. */
+    private Mono<StoredResponse> submitAndFinish(KeyClaim claim, Payment known, int status, boolean withLocation) {
         String merchantId = claim.request().merchantId();
-        return payments.find(merchantId, paymentId)
-                .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + paymentId + " vanished")))
-                .flatMap(payment -> payment.status() == PaymentStatus.PENDING ? submit(payment) : Mono.just(false))
-                .flatMap(submitted -> retryingTransaction.run(() -> payments.find(merchantId, paymentId)
+        return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(false))
+                .flatMap(submitted -> retryingTransaction.run(() -> payments.find(merchantId, known.id())
                         .flatMap(payment -> submitted && payment.status() == PaymentStatus.PENDING
                                 ? stateChanges.apply(payment, PaymentEvent.SUBMIT,
                                 TransitionOrigin.api(claim.request().key()), null)

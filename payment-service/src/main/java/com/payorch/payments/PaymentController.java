@@ -6,7 +6,6 @@ import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.PaymentEvent;
-import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import com.payorch.web.RequestBodies;
@@ -60,9 +59,8 @@ public class PaymentController {
             IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
             TransitionOrigin origin = TransitionOrigin.api(key);
             return detached(flow.execute(request,
-                    claim -> bookingGuard.check(merchantId, newPayment.bookingId())
-                            .then(bookingGuard.guarded(stateChanges.create(merchantId, newPayment, origin),
-                                    merchantId, newPayment.bookingId())),
+                    claim -> bookingGuard.guarded(stateChanges.create(merchantId, newPayment, origin),
+                            merchantId, newPayment.bookingId()),
                     201, true));
         }).map(PaymentController::toResponse);
     }
@@ -84,12 +82,8 @@ public class PaymentController {
                             .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
                             .flatMap(payment -> {
                                 requireVersion(payment, ifMatch);
-                                Mono<Void> guard = payment.status() == PaymentStatus.FAILED
-                                        ? bookingGuard.check(merchantId, payment.bookingId()) : Mono.empty();
-                                return guard.then(bookingGuard.guarded(
-                                        stateChanges.apply(payment, PaymentEvent.RETRY,
-                                                origin, null),
-                                        merchantId, payment.bookingId()));
+                                return bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY, origin, null),
+                                        merchantId, payment.bookingId());
                             }),
                     200, false));
         }).map(PaymentController::toResponse);

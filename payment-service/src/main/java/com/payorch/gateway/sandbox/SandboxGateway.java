@@ -43,8 +43,9 @@ public class SandboxGateway implements PaymentGateway {
             return Mono.error(new GatewayUnavailableException("sandbox gateway unreachable for " + request.paymentId()));
         }
         return faults.waitWhileHeld()
-                .then(insertOnce(request))
-                .then(findCharge(request.paymentId(), request.attempt()))
+                .then(Mono.defer(() -> chargeOnce(request)))
+                // Empty only when a concurrent submit of the same attempt committed the charge during this statement.
+                .switchIfEmpty(Mono.defer(() -> findCharge(request.paymentId(), request.attempt())))
                 .flatMap(charge -> faults.takeLoseNextResponse()
                         ? Mono.error(new GatewayException("sandbox lost the response for " + request.paymentId()))
                         : Mono.just(charge));
@@ -71,14 +72,22 @@ public class SandboxGateway implements PaymentGateway {
                 .all();
     }
 
-    private Mono<Void> insertOnce(ChargeRequest request) {
+    /** Creates the attempt's charge, or finds the one already there, in one round trip. */
+    private Mono<GatewayCharge> chargeOnce(ChargeRequest request) {
         Instant now = Timestamps.now(clock);
         return db.sql("""
-                        insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,
-                            created_at, updated_at, webhooks_due)
-                        values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now,
-                            :webhooks)
-                        on conflict (payment_id, attempt) do nothing""")
+                        with inserted as (
+                            insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method,
+                                status, created_at, updated_at, webhooks_due)
+                            values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now,
+                                :webhooks)
+                            on conflict (payment_id, attempt) do nothing
+                            returning id, payment_id, attempt, amount, currency, status, failure_reason)
+                        select * from inserted
+                        union all
+                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        from sandbox_charges
+                        where payment_id = :payment and attempt = :attempt and not exists (select 1 from inserted)""")
                 .bind("id", Ids.charge())
                 .bind("payment", request.paymentId())
                 .bind("attempt", request.attempt())
@@ -87,12 +96,13 @@ public class SandboxGateway implements PaymentGateway {
                 .bind("method", request.paymentMethod())
                 .bind("now", now)
                 .bind("webhooks", deliversWebhooks)
-                .then();
+                .map(SandboxGateway::charge)
+                .one();
     }
 
     private static GatewayCharge charge(Readable row) {
         return new GatewayCharge(row.get("id", String.class), row.get("payment_id", String.class),
-                row.get("attempt", Integer.class), row.get("amount", Long.class), row.get("currency", String.class), row.get("status", String.class),
-                row.get("failure_reason", String.class));
+                row.get("attempt", Integer.class), row.get("amount", Long.class), row.get("currency", String.class),
+                row.get("status", String.class), row.get("failure_reason", String.class));
     }
 }
