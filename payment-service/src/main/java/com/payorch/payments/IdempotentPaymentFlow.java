@@ -31,7 +31,7 @@ import reactor.core.publisher.Mono;
  *   STARTED ──tx: payment PENDING + key──▶ PAYMENT_CREATED ──gateway submit (no tx)──▶ tx: PROCESSING + response ──▶ FINISHED
  * </pre>
  * Each arrow into a recovery point is one committed transaction; a retry of the request resumes from the last one,
- * and the gateway call is keyed by the payment id, so no path charges twice.
+ * and the gateway call is keyed by the payment id and attempt, so no path charges twice.
  */
 @Component
 public class IdempotentPaymentFlow {
@@ -52,15 +52,15 @@ public class IdempotentPaymentFlow {
                                  PaymentGateway gateway, PaymentView view, TransactionalOperator transaction,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
                                  RetryingTransaction retryingTransaction) {
-        this.retryingTransaction = retryingTransaction;
-        this.bookingGuard = bookingGuard;
-        this.metrics = metrics;
         this.keys = keys;
         this.payments = payments;
         this.stateChanges = stateChanges;
         this.gateway = gateway;
         this.view = view;
         this.transaction = transaction;
+        this.bookingGuard = bookingGuard;
+        this.metrics = metrics;
+        this.retryingTransaction = retryingTransaction;
     }
 
     /**
