@@ -6,7 +6,10 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
-/** SQL for bookings, always scoped to a merchant. */
+/**
+ * SQL for bookings, always scoped to a merchant. A booking is created by its first payment, in the statement that
+ * inserts the payment (PaymentStore.insertCreated).
+ */
 @Component
 public class BookingStore {
 
@@ -14,18 +17,6 @@ public class BookingStore {
 
     public BookingStore(DatabaseClient db) {
         this.db = db;
-    }
-
-    /** Creates the booking on its first payment; later payments find it there. Runs in the caller's transaction. */
-    public Mono<Void> ensureExists(String merchantId, String bookingId, Instant at) {
-        return db.sql("""
-                        insert into bookings (merchant_id, id, status, version, created_at, updated_at)
-                        values (:merchant, :id, 'AWAITING_PAYMENT', 1, :at, :at)
-                        on conflict (merchant_id, id) do nothing""")
-                .bind("merchant", merchantId)
-                .bind("id", bookingId)
-                .bind("at", at)
-                .then();
     }
 
     /**

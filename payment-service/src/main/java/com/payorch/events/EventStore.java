@@ -25,9 +25,15 @@ public class EventStore {
         this.objectMapper = objectMapper;
     }
 
+    /** An event with its id and JSON data, not yet written: for writers that insert it with their own change. */
+    public Event newEvent(String merchantId, EventType type, String paymentId, String bookingId,
+                          Map<String, Object> data, Instant at) {
+        return new Event(Ids.event(), merchantId, type, paymentId, bookingId, toJson(data), at);
+    }
+
     public Mono<Event> append(String merchantId, EventType type, String paymentId, String bookingId,
                               Map<String, Object> data, Instant at) {
-        Event event = new Event(Ids.event(), merchantId, type, paymentId, bookingId, toJson(data), at);
+        Event event = newEvent(merchantId, type, paymentId, bookingId, data, at);
         return db.sql("""
                         insert into events (id, merchant_id, type, payment_id, booking_id, data, created_at)
                         values (:id, :merchant, :type, :payment, :booking, :data, :at)""")

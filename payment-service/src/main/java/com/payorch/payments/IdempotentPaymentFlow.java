@@ -15,7 +15,6 @@ import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -101,12 +100,12 @@ public class IdempotentPaymentFlow {
     private Mono<StoredResponse> submitAndFinish(KeyClaim claim, Payment known, int status, boolean withLocation) {
         String merchantId = claim.request().merchantId();
         return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(false))
-                .flatMap(submitted -> retryingTransaction.run(() -> payments.find(merchantId, known.id())
-                        .flatMap(payment -> submitted && payment.status() == PaymentStatus.PENDING
-                                ? stateChanges.apply(payment, PaymentEvent.SUBMIT,
-                                TransitionOrigin.api(claim.request().key()), null)
-                                : Mono.just(payment))
-                        .flatMap(payment -> storeResponse(claim, payment, status, withLocation))));
+                .flatMap(submitted -> retryingTransaction.run(() -> payments.findWithHistory(merchantId, known.id())
+                        .flatMap(current -> submitted && current.payment().status() == PaymentStatus.PENDING
+                                ? stateChanges.apply(current.payment(), PaymentEvent.SUBMIT,
+                                        TransitionOrigin.api(claim.request().key()), null).map(current::after)
+                                : Mono.just(current))
+                        .flatMap(current -> storeResponse(claim, current, status, withLocation))));
     }
 
     /** True when the gateway holds the charge; false when it could not be reached (recovery submits later). */
@@ -120,18 +119,16 @@ public class IdempotentPaymentFlow {
                 });
     }
 
-    private Mono<StoredResponse> storeResponse(KeyClaim claim, Payment payment, int status, boolean withLocation) {
-        return payments.historiesOf(List.of(payment.id()))
-                .map(histories -> {
-                    Map<String, String> headers = new LinkedHashMap<>();
-                    if (withLocation) {
-                        headers.put("Location", "/v1/payments/" + payment.id());
-                    }
-                    headers.put("ETag", PaymentView.etag(payment));
-                    byte[] body = view.render(payment, histories.getOrDefault(payment.id(), List.of()));
-                    return new StoredResponse(status, headers, body, false);
-                })
-                .flatMap(response -> keys.finish(claim, response).thenReturn(response));
+    private Mono<StoredResponse> storeResponse(KeyClaim claim, PaymentWithHistory current, int status,
+                                               boolean withLocation) {
+        Payment payment = current.payment();
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (withLocation) {
+            headers.put("Location", "/v1/payments/" + payment.id());
+        }
+        headers.put("ETag", PaymentView.etag(payment));
+        StoredResponse response = new StoredResponse(status, headers, view.render(payment, current.history()), false);
+        return keys.finish(claim, response).thenReturn(response);
     }
 
     /**

@@ -82,7 +82,8 @@ public class PaymentController {
                             .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
                             .flatMap(payment -> {
                                 requireVersion(payment, ifMatch);
-                                return bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY, origin, null),
+                                return bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY, origin, null)
+                                                .map(PaymentChange::payment),
                                         merchantId, payment.bookingId());
                             }),
                     200, false));
@@ -91,13 +92,12 @@ public class PaymentController {
 
     @GetMapping("/v1/payments/{paymentId}")
     public Mono<ResponseEntity<byte[]>> get(@PathVariable String paymentId, Principal principal) {
-        return payments.find(principal.getName(), paymentId)
+        return payments.findWithHistory(principal.getName(), paymentId)
                 .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
-                .flatMap(payment -> payments.historiesOf(List.of(payment.id()))
-                        .map(histories -> ResponseEntity.ok()
-                                .contentType(MediaType.APPLICATION_JSON)
-                                .eTag(PaymentView.etag(payment))
-                                .body(view.render(payment, histories.getOrDefault(payment.id(), List.of())))));
+                .map(found -> ResponseEntity.ok()
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .eTag(PaymentView.etag(found.payment()))
+                        .body(view.render(found.payment(), found.history())));
     }
 
     @GetMapping("/v1/payments")

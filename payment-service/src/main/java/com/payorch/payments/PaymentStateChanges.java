@@ -1,6 +1,7 @@
 package com.payorch.payments;
 
 import com.payorch.bookings.BookingStore;
+import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.statemachine.PaymentEvent;
@@ -20,8 +21,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The one place where payment state changes. Each change asks the state machine, writes the row only if its
- * version is still the one read, appends the transition, writes the event and, on COMPLETED, activates the
- * booking: all inside the caller's
+ * version is still the one read, appends the transition, writes the event (these three in one statement) and, on
+ * COMPLETED, activates the booking: all inside the caller's
  * transaction, so the caller can commit its own record (an idempotent response, a webhook receipt) with it.
  */
 @Component
@@ -55,10 +56,7 @@ public class PaymentStateChanges {
                             request.description(), initial, null, 1, 1, now, now);
                     PaymentTransition transition =
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
-                    return bookings.ensureExists(merchantId, request.bookingId(), now)
-                            .then(payments.insert(payment))
-                            .then(payments.insertTransition(payment.id(), transition))
-                            .then(writeEvent(payment, EventType.PAYMENT_CREATED, now))
+                    return payments.insertCreated(payment, transition, event(payment, EventType.PAYMENT_CREATED, now))
                             .doOnSuccess(done -> metrics.transition(null, initial, origin.source()))
                             .thenReturn(payment);
                 });
@@ -68,7 +66,8 @@ public class PaymentStateChanges {
      * Moves `current` by `event`, or fails with 409 `invalid_transition` when the state machine refuses, or with an
      * optimistic-locking failure when the row changed since `current` was read.
      */
-    public Mono<Payment> apply(Payment current, PaymentEvent event, TransitionOrigin origin, String failureReason) {
+    public Mono<PaymentChange> apply(Payment current, PaymentEvent event, TransitionOrigin origin,
+                                     String failureReason) {
         return lifecycle.next(current.status(), event)
                 .switchIfEmpty(Mono.error(() -> new ApiProblem(ProblemCode.INVALID_TRANSITION,
                         "Event " + event + " is not allowed for a payment in status " + current.status() + ".")))
@@ -79,12 +78,11 @@ public class PaymentStateChanges {
                     Payment changed = current.moveTo(target, reason, attempt, now);
                     PaymentTransition transition = new PaymentTransition(current.status(), target, event,
                             origin.source(), origin.sourceId(), now);
-                    return payments.updateIfVersion(changed, current.version())
-                            .then(payments.insertTransition(changed.id(), transition))
-                            .then(eventFor(target).map(type -> writeEvent(changed, type, now)).orElse(Mono.empty()))
+                    Event outboxEvent = eventFor(target).map(type -> event(changed, type, now)).orElse(null);
+                    return payments.updateWithHistory(changed, current.version(), transition, outboxEvent)
                             .then(target == PaymentStatus.COMPLETED ? activateBooking(changed, now) : Mono.empty())
                             .doOnSuccess(done -> metrics.transition(current.status(), target, origin.source()))
-                            .thenReturn(changed);
+                            .thenReturn(new PaymentChange(changed, transition));
                 });
     }
 
@@ -113,7 +111,7 @@ public class PaymentStateChanges {
                 });
     }
 
-    private Mono<Void> writeEvent(Payment payment, EventType type, Instant at) {
+    private Event event(Payment payment, EventType type, Instant at) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("status", payment.status().name());
         data.put("version", payment.version());
@@ -122,6 +120,6 @@ public class PaymentStateChanges {
         if (payment.failureReason() != null) {
             data.put("failureReason", payment.failureReason());
         }
-        return events.append(payment.merchantId(), type, payment.id(), payment.bookingId(), data, at).then();
+        return events.newEvent(payment.merchantId(), type, payment.id(), payment.bookingId(), data, at);
     }
 }

@@ -5,6 +5,7 @@ import com.payorch.gateway.GatewayCharge;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentChange;
 import com.payorch.payments.PaymentStateChanges;
 import com.payorch.payments.PaymentStore;
 import com.payorch.payments.RetryingTransaction;
@@ -99,7 +100,8 @@ public class StuckPaymentRecovery {
         return transaction.run(() -> payments.findAnyMerchant(paymentId)
                         .filter(payment -> payment.status() == expected)
                         .flatMap(payment -> stateChanges.apply(payment, event, new TransitionOrigin(source, sourceId),
-                                failureReason)))
+                                failureReason))
+                        .map(PaymentChange::payment))
                 .doOnNext(payment -> log.info("Recovery moved payment {} to {} ({})", payment.id(), payment.status(),
                         source.value()));
     }

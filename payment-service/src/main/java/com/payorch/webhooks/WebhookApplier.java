@@ -1,6 +1,7 @@
 package com.payorch.webhooks;
 
 import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentChange;
 import com.payorch.payments.PaymentMetrics;
 import com.payorch.payments.PaymentStateChanges;
 import com.payorch.payments.PaymentStore;
@@ -83,7 +84,8 @@ public class WebhookApplier {
         String failureReason = webhook.failureReason() != null ? webhook.failureReason() : "failed";
         return Flux.fromIterable(steps)
                 .reduce(Mono.just(payment), (current, event) ->
-                        current.flatMap(p -> stateChanges.apply(p, event, origin, failureReason)))
+                        current.flatMap(p -> stateChanges.apply(p, event, origin, failureReason)
+                                .map(PaymentChange::payment)))
                 .flatMap(last -> last)
                 .then(receipts.recordOutcome(webhookId, WebhookOutcome.APPLIED, null))
                 .thenReturn(WebhookOutcome.APPLIED);
