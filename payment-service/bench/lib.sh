@@ -148,7 +148,7 @@ heap_after_gc_mib() { # forces a full GC (jcmd GC.run), then reads what survived
   # there, and the allocations made since (jcmd takes a while) stay in the young generation, so they do not count.
   jcmd "$SVC_PID" GC.run >/dev/null 2>&1 || true
   curl -s "$BASE_URL/actuator/prometheus" \
-    | awk '/^jvm_gc_live_data_size_bytes /{printf "%.0f", $NF / 1048576; found = 1} END {if (!found) printf "?"}'
+    | awk '/^jvm_gc_live_data_size_bytes /{printf "%.1f", $NF / 1048576; found = 1} END {if (!found) printf "?"}'
 }
 
 children_cpu() { # user+sys CPU seconds of this shell's finished children, from the `times` builtin in file $1
