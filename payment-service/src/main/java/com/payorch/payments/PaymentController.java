@@ -7,6 +7,7 @@ import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.web.ApiProblem;
+import com.payorch.web.Detached;
 import com.payorch.web.ProblemCode;
 import com.payorch.web.RequestBodies;
 import com.payorch.web.StrictJson;
@@ -58,7 +59,7 @@ public class PaymentController {
             NewPayment newPayment = parser.parseCreate(body);
             IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
             TransitionOrigin origin = TransitionOrigin.api(key);
-            return detached(flow.execute(request,
+            return Detached.run(flow.execute(request,
                     claim -> bookingGuard.guarded(stateChanges.create(merchantId, newPayment, origin),
                             merchantId, newPayment.bookingId()),
                     201, true));
@@ -77,7 +78,7 @@ public class PaymentController {
             parser.requireEmptyObject(body);
             IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
             TransitionOrigin origin = TransitionOrigin.api(key);
-            return detached(flow.execute(request,
+            return Detached.run(flow.execute(request,
                     claim -> payments.find(merchantId, paymentId)
                             .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
                             .flatMap(payment -> {
@@ -142,11 +143,6 @@ public class PaymentController {
 
     static ApiProblem paymentNotFound(String paymentId) {
         return ApiProblem.notFound("No payment " + paymentId + ".");
-    }
-
-    // The work goes on when the client disconnects: its retry then finds the finished result to replay.
-    private static <T> Mono<T> detached(Mono<T> work) {
-        return Mono.fromFuture(work.toFuture(), true);
     }
 
     private static ResponseEntity<byte[]> toResponse(StoredResponse response) {

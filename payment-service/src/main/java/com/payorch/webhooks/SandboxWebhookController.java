@@ -2,6 +2,7 @@ package com.payorch.webhooks;
 
 import com.payorch.payments.PaymentMetrics;
 import com.payorch.web.ApiProblem;
+import com.payorch.web.Detached;
 import com.payorch.web.ProblemCode;
 import com.payorch.web.RequestBodies;
 import com.payorch.web.StrictJson;
@@ -46,7 +47,7 @@ public class SandboxWebhookController {
                         : new ApiProblem(ProblemCode.WEBHOOK_INVALID, problem.detail());
             }
             String webhookId = exchange.getRequest().getHeaders().getFirst("webhook-id");
-            return Mono.fromFuture(applier.apply("sandbox", webhookId, webhook).toFuture(), true);
+            return Detached.run(applier.apply("sandbox", webhookId, webhook));
         }).map(outcome -> Map.of("status", outcome.value()));
     }
 }
