@@ -2,9 +2,9 @@ package com.payorch.database;
 
 import io.r2dbc.spi.ConnectionFactoryOptions;
 
-import org.springframework.boot.autoconfigure.flyway.FlywayConnectionDetails;
-import org.springframework.boot.autoconfigure.jdbc.JdbcConnectionDetails;
-import org.springframework.boot.autoconfigure.r2dbc.R2dbcConnectionDetails;
+import org.springframework.boot.flyway.autoconfigure.FlywayConnectionDetails;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.boot.r2dbc.autoconfigure.R2dbcConnectionDetails;
 
 /**
  * Where the embedded PostgreSQL listens, for R2DBC (the application) and for Flyway. The JDBC view is needed too:

@@ -1,8 +1,7 @@
 package com.payorch.events;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Timestamps;
 import com.payorch.web.ApiProblem;
 import java.security.Principal;
@@ -42,11 +41,7 @@ public class EventController {
     }
 
     private EventResource resource(Event event) {
-        try {
-            return new EventResource(event.id(), event.type().value(), event.paymentId(), event.bookingId(),
+        return new EventResource(event.id(), event.type().value(), event.paymentId(), event.bookingId(),
                     Timestamps.format(event.createdAt()), objectMapper.readTree(event.dataJson()));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored event data is not JSON: " + event.id(), e);
-        }
     }
 }

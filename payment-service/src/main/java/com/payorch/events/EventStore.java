@@ -1,7 +1,6 @@
 package com.payorch.events;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Ids;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
@@ -73,10 +72,6 @@ public class EventStore {
     }
 
     private String toJson(Map<String, Object> data) {
-        try {
-            return objectMapper.writeValueAsString(data);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("event data could not be serialised", e);
-        }
+        return objectMapper.writeValueAsString(data);
     }
 }

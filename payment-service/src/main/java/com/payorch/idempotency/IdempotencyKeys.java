@@ -1,8 +1,7 @@
 package com.payorch.idempotency;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import io.r2dbc.postgresql.codec.Json;
@@ -243,18 +242,10 @@ public class IdempotencyKeys {
     }
 
     private String toJson(Map<String, String> headers) {
-        try {
-            return objectMapper.writeValueAsString(headers);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("response headers could not be serialised", e);
-        }
+        return objectMapper.writeValueAsString(headers);
     }
 
     private Map<String, String> fromJson(Json json) {
-        try {
-            return objectMapper.readValue(json.asString(), HEADERS);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored response headers are not JSON", e);
-        }
+        return objectMapper.readValue(json.asString(), HEADERS);
     }
 }

@@ -1,6 +1,6 @@
 package com.payorch.payments;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import com.payorch.idempotency.IdempotencyKeyHeader;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;

@@ -1,6 +1,6 @@
 package com.payorch.payments;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import com.payorch.web.ApiProblem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
@@ -12,7 +12,6 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.util.Comparator;
 import java.util.Currency;
-import java.util.Iterator;
 import java.util.Set;
 import org.springframework.stereotype.Component;
 
@@ -81,8 +80,7 @@ public class PaymentRequestParser {
     }
 
     private static void rejectUnknownMembers(JsonNode body, Set<String> known) {
-        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
+        for (String name : body.propertyNames()) {
             if (!known.contains(name)) {
                 throw ApiProblem.invalidRequest("Unknown field '" + name + "'.");
             }

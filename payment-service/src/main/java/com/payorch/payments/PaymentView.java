@@ -1,7 +1,6 @@
 package com.payorch.payments;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Timestamps;
 import java.util.List;
 import java.util.Map;
@@ -50,10 +49,6 @@ public class PaymentView {
     }
 
     private byte[] json(Object value) {
-        try {
-            return objectMapper.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("payment resource could not be serialised", e);
-        }
+        return objectMapper.writeValueAsBytes(value);
     }
 }

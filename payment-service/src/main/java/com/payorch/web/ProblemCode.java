@@ -13,7 +13,7 @@ public enum ProblemCode {
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
     IDEMPOTENCY_KEY_MISSING(HttpStatus.BAD_REQUEST, "Idempotency-Key header missing"),
     IDEMPOTENCY_KEY_INVALID(HttpStatus.BAD_REQUEST, "Idempotency-Key header invalid"),
-    IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_ENTITY, "Idempotency key reused with a different request"),
+    IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "Idempotency key reused with a different request"),
     IDEMPOTENCY_REQUEST_IN_PROGRESS(HttpStatus.CONFLICT, "A request with this idempotency key is in progress"),
     BOOKING_PAYMENT_IN_PROGRESS(HttpStatus.CONFLICT, "The booking already has a payment in progress"),
     BOOKING_ALREADY_PAID(HttpStatus.CONFLICT, "The booking is already paid"),

@@ -1,7 +1,6 @@
 package com.payorch.web;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -43,10 +42,6 @@ public class ProblemWriter {
         body.put("detail", problem.detail());
         body.put("instance", exchange.getRequest().getPath().value());
         body.put("code", code.code());
-        try {
-            return objectMapper.writeValueAsBytes(body);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("problem body could not be serialised", e);
-        }
+        return objectMapper.writeValueAsBytes(body);
     }
 }

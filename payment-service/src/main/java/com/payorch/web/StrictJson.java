@@ -1,12 +1,11 @@
 package com.payorch.web;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
 import org.springframework.stereotype.Component;
 
 /**
@@ -36,8 +35,6 @@ public class StrictJson {
             return node;
         } catch (JacksonException e) {
             throw ApiProblem.invalidRequest("The request body is not valid JSON" + where(e) + ".");
-        } catch (java.io.IOException e) {
-            throw ApiProblem.invalidRequest("The request body could not be read as JSON.");
         }
     }
 
@@ -52,10 +49,6 @@ public class StrictJson {
 
     /** Canonical JSON: object members sorted by name, no insignificant whitespace. */
     public byte[] canonical(JsonNode node) {
-        try {
-            return mapper.writeValueAsBytes(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a parsed JSON tree could not be written back", e);
-        }
+        return mapper.writeValueAsBytes(node);
     }
 }

@@ -1,6 +1,6 @@
 package com.payorch.webhooks;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import tools.jackson.databind.JsonNode;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import java.util.Set;

@@ -108,7 +108,7 @@ class PaymentApiTest extends ApiTest {
         postPayment(DEMO_KEY, key, paymentBody(booking)).exchange().expectStatus().isCreated();
 
         postPayment(DEMO_KEY, key, paymentBody(booking).replace("12000", "12001")).exchange()
-                .expectStatus().isEqualTo(HttpStatus.UNPROCESSABLE_ENTITY)
+                .expectStatus().isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT)
                 .expectHeader().contentType("application/problem+json")
                 .expectBody().jsonPath("$.code").isEqualTo("idempotency_key_reused")
                 .jsonPath("$.status").isEqualTo(422);

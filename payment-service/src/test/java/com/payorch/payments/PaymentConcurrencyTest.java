@@ -2,8 +2,8 @@ package com.payorch.payments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import com.payorch.testsupport.ApiTest;
 import java.time.Duration;
 import java.util.List;

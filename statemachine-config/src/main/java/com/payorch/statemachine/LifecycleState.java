@@ -1,6 +1,6 @@
 package com.payorch.statemachine;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The states of the state machine: the public {@link PaymentStatus} values plus {@link #NEW}, the state of a

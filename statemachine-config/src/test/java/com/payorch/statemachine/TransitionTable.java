@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** The expected answer of {@link PaymentLifecycle#next} for every (from, event) pair, written out by hand. */
 final class TransitionTable {

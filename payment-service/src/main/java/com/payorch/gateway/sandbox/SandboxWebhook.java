@@ -1,7 +1,6 @@
 package com.payorch.gateway.sandbox;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.json.JsonMapper;
 import com.payorch.gateway.GatewayCharge;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,11 +35,7 @@ record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);
         body.put("data", data);
-        try {
-            return new SandboxWebhook("msg_" + charge.id() + "_" + status, type, charge.paymentId(),
+        return new SandboxWebhook("msg_" + charge.id() + "_" + status, type, charge.paymentId(),
                     JSON.writeValueAsBytes(body));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a webhook body", e);
-        }
     }
 }

@@ -2,7 +2,7 @@ package com.payorch.gateway.sandbox;
 
 import java.net.URI;
 import java.util.Optional;
-import org.springframework.boot.web.reactive.context.ReactiveWebServerInitializedEvent;
+import org.springframework.boot.web.server.reactive.context.ReactiveWebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
 

@@ -1,10 +1,8 @@
 package com.payorch.gateway.sandbox;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import com.payorch.webhooks.WebhookSignatureVerifier;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -82,10 +80,6 @@ final class WebhookReceiver {
     }
 
     private static JsonNode parse(byte[] body) {
-        try {
-            return JSON.readTree(body);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JSON.readTree(body);
     }
 }
