@@ -2,6 +2,8 @@ package com.payorch.events;
 
 import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Ids;
+import com.payorch.support.SqlPart;
+import java.util.HashMap;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
@@ -28,6 +30,23 @@ public class EventStore {
     public Event newEvent(String merchantId, EventType type, String paymentId, String bookingId,
                           Map<String, Object> data, Instant at) {
         return new Event(Ids.event(), merchantId, type, paymentId, bookingId, toJson(data), at);
+    }
+
+    /**
+     * A data-modifying CTE part that writes {@code event} once for each row of the CTE named {@code fromCte}
+     * (used inside another package's single-statement change, which binds the returned values).
+     */
+    public SqlPart insertFrom(String cteName, String fromCte, Event event) {
+        Map<String, Parameter> values = new HashMap<>();
+        values.put("eventId", Parameter.from(event.id()));
+        values.put("eventMerchant", Parameter.from(event.merchantId()));
+        values.put("eventType", Parameter.from(event.type().value()));
+        values.put("eventBooking", Parameter.fromOrEmpty(event.bookingId(), String.class));
+        values.put("eventData", Parameter.from(Json.of(event.dataJson())));
+        values.put("eventAt", Parameter.from(event.createdAt()));
+        return new SqlPart(cteName + " as (insert into events (id, merchant_id, type, payment_id, booking_id, data,"
+                + " created_at) select :eventId, :eventMerchant, :eventType, id, :eventBooking, :eventData, :eventAt"
+                + " from " + fromCte + ")", values);
     }
 
     public Mono<Event> append(String merchantId, EventType type, String paymentId, String bookingId,

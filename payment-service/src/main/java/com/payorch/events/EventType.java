@@ -10,7 +10,8 @@ public enum EventType {
     PAYMENT_COMPLETED("payment.completed"),
     PAYMENT_FAILED("payment.failed"),
     BOOKING_ACTIVATED("booking.activated"),
-    BOOKING_CONFIRMATION_SENT("booking.confirmation_sent");
+    BOOKING_CONFIRMATION_SENT("booking.confirmation_sent"),
+    CHARGE_ORPHANED("charge.orphaned");
 
     private final String value;
 
@@ -20,6 +21,11 @@ public enum EventType {
 
     public String value() {
         return value;
+    }
+
+    /** Every type's API value, for messages that list them. */
+    public static String allValues() {
+        return String.join(", ", Arrays.stream(values()).map(EventType::value).toList());
     }
 
     public static Optional<EventType> fromValue(String value) {

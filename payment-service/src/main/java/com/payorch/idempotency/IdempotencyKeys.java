@@ -2,8 +2,6 @@ package com.payorch.idempotency;
 
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.ObjectMapper;
-import com.payorch.web.ApiProblem;
-import com.payorch.web.ProblemCode;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import java.nio.ByteBuffer;
@@ -96,8 +94,7 @@ public class IdempotencyKeys {
             return restartExpired(request, owner);
         }
         if (!existing.fingerprint().equals(request.fingerprint())) {
-            return Mono.error(new ApiProblem(ProblemCode.IDEMPOTENCY_KEY_REUSED,
-                    "This Idempotency-Key was used for a different request; use a new key for a new request."));
+            return Mono.error(new IdempotencyKeyReused());
         }
         if (existing.recoveryPoint() == RecoveryPoint.FINISHED) {
             return Mono.just(new KeyAcquisition.Replay(existing.response().asReplay()));
@@ -231,10 +228,10 @@ public class IdempotencyKeys {
                 Boolean.TRUE.equals(row.get("expired", Boolean.class)), response);
     }
 
-    static ApiProblem inProgress(int retryAfterSeconds) {
-        return new ApiProblem(ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+    static IdempotencyRequestInProgress inProgress(int retryAfterSeconds) {
+        return new IdempotencyRequestInProgress(
                 "A request with this Idempotency-Key is still being processed; retry after it finishes.",
-                Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
+                retryAfterSeconds);
     }
 
     private static double seconds(java.time.Duration duration) {

@@ -1,8 +1,6 @@
 package com.payorch.payments;
 
 import com.payorch.statemachine.PaymentStatus;
-import com.payorch.web.ApiProblem;
-import com.payorch.web.ProblemCode;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -50,10 +48,7 @@ public class BookingGuard {
                 .flatMap(status -> Mono.error(refusal(status)));
     }
 
-    private static ApiProblem refusal(PaymentStatus liveStatus) {
-        return liveStatus == PaymentStatus.COMPLETED
-                ? new ApiProblem(ProblemCode.BOOKING_ALREADY_PAID, "The booking is already paid.")
-                : new ApiProblem(ProblemCode.BOOKING_PAYMENT_IN_PROGRESS,
-                "The booking has a payment in status " + liveStatus + "; wait for it to complete or fail.");
+    private static BookingTaken refusal(PaymentStatus liveStatus) {
+        return new BookingTaken(liveStatus);
     }
 }

@@ -1,21 +1,21 @@
 package com.payorch.payments;
 
-import com.payorch.gateway.ChargeRequest;
-import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.idempotency.IdempotencyKeyReused;
 import com.payorch.idempotency.IdempotencyKeys;
 import com.payorch.idempotency.IdempotencyLockLostException;
+import com.payorch.idempotency.IdempotencyRequestInProgress;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.KeyAcquisition;
 import com.payorch.idempotency.KeyClaim;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
-import com.payorch.web.ApiProblem;
-import com.payorch.web.ProblemCode;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.payorch.support.Refusal;
+import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,10 +27,10 @@ import reactor.core.publisher.Mono;
  * Drives an idempotent payment request (create, or retry) through its recovery points, after brandur's
  * "Implementing Stripe-like Idempotency Keys in Postgres":
  * <pre>
- *   STARTED ──tx: payment PENDING + key──▶ PAYMENT_CREATED ──gateway submit (no tx)──▶ tx: PROCESSING + response ──▶ FINISHED
+ *   STARTED ──tx: payment PENDING + key──▶ PAYMENT_CREATED ──connector submit (no tx)──▶ tx: outcome + response ──▶ FINISHED
  * </pre>
  * Each arrow into a recovery point is one committed transaction; a retry of the request resumes from the last one,
- * and the gateway call is keyed by the payment id and attempt, so no path charges twice.
+ * and the connector call is keyed by the payment id and attempt, so no path charges twice.
  */
 @Component
 public class IdempotentPaymentFlow {
@@ -40,95 +40,110 @@ public class IdempotentPaymentFlow {
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
     private final PaymentStateChanges stateChanges;
+    private final GatewayOutcomes outcomes;
     private final PaymentGateway gateway;
-    private final PaymentView view;
     private final TransactionalOperator transaction;
     private final BookingGuard bookingGuard;
     private final PaymentMetrics metrics;
     private final RetryingTransaction retryingTransaction;
 
     public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentStore payments, PaymentStateChanges stateChanges,
-                                 PaymentGateway gateway, PaymentView view, TransactionalOperator transaction,
+                                 GatewayOutcomes outcomes, PaymentGateway gateway, TransactionalOperator transaction,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
                                  RetryingTransaction retryingTransaction) {
         this.keys = keys;
         this.payments = payments;
         this.stateChanges = stateChanges;
+        this.outcomes = outcomes;
         this.gateway = gateway;
-        this.view = view;
         this.transaction = transaction;
         this.bookingGuard = bookingGuard;
         this.metrics = metrics;
         this.retryingTransaction = retryingTransaction;
     }
 
+    /** `POST /v1/payments`: a new payment, PENDING, then submitted. */
+    public Mono<StoredResponse> create(IdempotentRequest request, NewPayment newPayment, PaymentResponse response) {
+        String merchantId = request.merchantId();
+        return execute(request, claim -> bookingGuard.guarded(
+                stateChanges.create(merchantId, newPayment, gateway.name(), TransitionOrigin.api(request.key())),
+                merchantId, newPayment.bookingId()), response);
+    }
+
     /**
-     * @param firstStep what the request does to the payment at STARTED, inside the transaction that also advances
-     *                  the key; answers the payment it created or moved back to PENDING
-     * @param status    the HTTP status of a successful response (201 for create, 200 for retry)
-     * @param withLocation whether the response names the payment in a Location header
+     * `POST /v1/payments/{id}/retry`: FAILED -> PENDING (a new attempt), then submitted.
+     *
+     * @param precondition throws (e.g. {@link VersionMismatch}) when the client's precondition does not hold
      */
-    public Mono<StoredResponse> execute(IdempotentRequest request, Function<KeyClaim, Mono<Payment>> firstStep,
-                                        int status, boolean withLocation) {
+    public Mono<StoredResponse> retry(IdempotentRequest request, String paymentId, Consumer<Payment> precondition,
+                                      PaymentResponse response) {
+        String merchantId = request.merchantId();
+        return execute(request, claim -> payments.find(merchantId, paymentId)
+                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
+                .flatMap(payment -> {
+                    precondition.accept(payment);
+                    return bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY,
+                                    TransitionOrigin.api(request.key())), merchantId, payment.bookingId())
+                            .map(PaymentChange::payment);
+                })
+                .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), response);
+    }
+
+    private Mono<StoredResponse> execute(IdempotentRequest request,
+                                         Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
+                                         PaymentResponse response) {
         return keys.acquire(request)
-                .doOnError(ApiProblem.class, problem -> metrics.idempotency(problem.problemCode().code()))
+                .doOnError(IdempotencyKeyReused.class, e -> metrics.idempotency("idempotency_key_reused"))
+                .doOnError(IdempotencyRequestInProgress.class,
+                        e -> metrics.idempotency("idempotency_request_in_progress"))
                 .flatMap(acquisition -> {
                     if (acquisition instanceof KeyAcquisition.Replay replay) {
                         metrics.idempotency("replayed");
                         return Mono.just(replay.response());
                     }
                     KeyClaim claim = ((KeyAcquisition.Claimed) acquisition).claim();
-                    return resume(claim, firstStep, status, withLocation)
+                    return resume(claim, firstStep, response)
                             .onErrorResume(error -> giveBack(claim, error));
                 });
     }
 
-    private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<Payment>> firstStep, int status,
-                                        boolean withLocation) {
+    private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
+                                        PaymentResponse response) {
         Mono<Payment> created = switch (claim.recoveryPoint()) {
             case STARTED -> transaction.transactional(Mono.defer(() -> firstStep.apply(claim)
-                            .flatMap(payment -> keys.advanceToPaymentCreated(claim, payment.id()).thenReturn(payment))))
+                            .flatMap(payment -> keys.advanceToPaymentCreated(claim, payment.payment().id())
+                                    .thenReturn(payment.payment()))))
                     .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse);
             case PAYMENT_CREATED -> payments.find(claim.request().merchantId(), claim.paymentId())
                     .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + claim.paymentId() + " vanished")));
             case FINISHED -> Mono.error(new IllegalStateException("a finished key is replayed, not resumed"));
         };
-        return created.flatMap(payment -> submitAndFinish(claim, payment, status, withLocation));
+        return created.flatMap(payment -> submitAndFinish(claim, payment, response));
     }
 
     /** `known` is the payment as this attempt last saw it; the final transaction reads it again before deciding. */
-    private Mono<StoredResponse> submitAndFinish(KeyClaim claim, Payment known, int status, boolean withLocation) {
+    private Mono<StoredResponse> submitAndFinish(KeyClaim claim, Payment known, PaymentResponse response) {
         String merchantId = claim.request().merchantId();
-        return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(false))
-                .flatMap(submitted -> retryingTransaction.run(() -> payments.findWithHistory(merchantId, known.id())
-                        .flatMap(current -> submitted && current.payment().status() == PaymentStatus.PENDING
-                                ? stateChanges.apply(current.payment(), PaymentEvent.SUBMIT,
-                                        TransitionOrigin.api(claim.request().key()), null).map(current::after)
-                                : Mono.just(current))
-                        .flatMap(current -> storeResponse(claim, current, status, withLocation))));
+        TransitionOrigin origin = TransitionOrigin.api(claim.request().key());
+        return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(Optional.<GatewayOutcome>empty()))
+                .flatMap(outcome -> retryingTransaction.run(() -> payments.findWithHistory(merchantId, known.id())
+                        .flatMap(current -> outcome.isEmpty() ? Mono.just(current)
+                                : outcomes.apply(current.payment(), outcome.get(), origin)
+                                        .map(result -> current.after(result.changes())))
+                        .flatMap(current -> {
+                            StoredResponse stored = response.of(current);
+                            return keys.finish(claim, stored).thenReturn(stored);
+                        })));
     }
 
-    /** True when the gateway holds the charge; false when it could not be reached (recovery submits later). */
-    private Mono<Boolean> submit(Payment payment) {
-        return gateway.submit(new ChargeRequest(payment.id(), payment.attempt(), payment.amount(), payment.currency(),
-                        payment.paymentMethod()))
-                .thenReturn(true)
+    /** The connector's outcome; empty when it could not be reached (recovery submits later). */
+    private Mono<Optional<GatewayOutcome>> submit(Payment payment) {
+        return gateway.submit(payment.chargeRequest())
+                .map(Optional::of)
                 .onErrorResume(GatewayUnavailableException.class, e -> {
                     log.warn("Gateway unreachable for payment {}; it stays PENDING for recovery", payment.id());
-                    return Mono.just(false);
+                    return Mono.just(Optional.empty());
                 });
-    }
-
-    private Mono<StoredResponse> storeResponse(KeyClaim claim, PaymentWithHistory current, int status,
-                                               boolean withLocation) {
-        Payment payment = current.payment();
-        Map<String, String> headers = new LinkedHashMap<>();
-        if (withLocation) {
-            headers.put("Location", "/v1/payments/" + payment.id());
-        }
-        headers.put("ETag", PaymentView.etag(payment));
-        StoredResponse response = new StoredResponse(status, headers, view.render(payment, current.history()), false);
-        return keys.finish(claim, response).thenReturn(response);
     }
 
     /**
@@ -137,19 +152,14 @@ public class IdempotentPaymentFlow {
      */
     private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
         if (error instanceof IdempotencyLockLostException) {
-            return Mono.error(new ApiProblem(ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
-                    "Another attempt with this Idempotency-Key took over; retry to get its result.",
-                    Map.of("Retry-After", "1")));
+            return Mono.error(new IdempotencyRequestInProgress(
+                    "Another attempt with this Idempotency-Key took over; retry to get its result.", 1));
         }
-        if (error instanceof ApiProblem problem && problem.problemCode().status().is4xxClientError()) {
+        if (error instanceof Refusal) {
             return keys.forget(claim).then(Mono.error(error));
         }
-        Throwable answer = error instanceof GatewayException
-                ? new ApiProblem(ProblemCode.GATEWAY_ERROR,
-                "The payment gateway did not answer as expected; retry with the same Idempotency-Key.")
-                : error;
         log.warn("Idempotent request {} (merchant {}, resumed at {}) failed: {}", claim.request().key(),
                 claim.request().merchantId(), claim.recoveryPoint(), error.toString());
-        return keys.release(claim).onErrorResume(e -> Mono.empty()).then(Mono.error(answer));
+        return keys.release(claim).onErrorResume(e -> Mono.empty()).then(Mono.error(error));
     }
 }

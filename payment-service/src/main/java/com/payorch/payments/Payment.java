@@ -1,18 +1,26 @@
 package com.payorch.payments;
 
+import com.payorch.gateway.ChargeRequest;
 import com.payorch.statemachine.PaymentStatus;
 import java.time.Instant;
 
 /**
- * A payment row as stored. `version` grows by one with every change of the row; `attempt` counts gateway
- * submissions started (1, then one more per RETRY), and with the id forms the gateway's idempotency key.
+ * A payment row as stored. `version` grows by one with every change of the row; `attempt` is the current attempt's
+ * number (1, then one more per RETRY) and `connector` where it went: only outcomes about that attempt may change
+ * the payment.
  */
 public record Payment(String id, String merchantId, String bookingId, long amount, String currency,
                       String paymentMethod, String customerEmail, String description, PaymentStatus status,
-                      String failureReason, int attempt, long version, Instant createdAt, Instant updatedAt) {
+                      String failureReason, int attempt, String connector, long version, Instant createdAt,
+                      Instant updatedAt) {
 
     Payment moveTo(PaymentStatus newStatus, String newFailureReason, int newAttempt, Instant at) {
         return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
-                newStatus, newFailureReason, newAttempt, version + 1, createdAt, at);
+                newStatus, newFailureReason, newAttempt, connector, version + 1, createdAt, at);
+    }
+
+    /** What the connector is asked to charge for the current attempt (its idempotency key included). */
+    public ChargeRequest chargeRequest() {
+        return new ChargeRequest(id, attempt, amount, currency, paymentMethod);
     }
 }

@@ -9,21 +9,20 @@ import com.payorch.statemachine.PaymentLifecycle;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Ids;
 import com.payorch.support.Timestamps;
-import com.payorch.web.ApiProblem;
-import com.payorch.web.ProblemCode;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
  * The one place where payment state changes. Each change asks the state machine, writes the row only if its
- * version is still the one read, appends the transition, writes the event (these three in one statement) and, on
- * COMPLETED, activates the booking: all inside the caller's
- * transaction, so the caller can commit its own record (an idempotent response, a webhook receipt) with it.
+ * version is still the one read, appends the transition, records the attempt, writes the event (these in one
+ * statement) and, on COMPLETED, activates the booking: all inside the caller's transaction, so the caller can
+ * commit its own record (an idempotent response, a webhook receipt) with it.
  */
 @Component
 public class PaymentStateChanges {
@@ -45,44 +44,65 @@ public class PaymentStateChanges {
         this.clock = clock;
     }
 
-    /** Creates the payment PENDING (and its booking on first use). The booking guard's index may refuse it. */
-    public Mono<Payment> create(String merchantId, NewPayment request, TransitionOrigin origin) {
+    /**
+     * Creates the payment PENDING with attempt 1 at {@code connector} (and its booking on first use). The booking
+     * guard's index may refuse it.
+     */
+    public Mono<PaymentWithHistory> create(String merchantId, NewPayment request, String connector,
+                                           TransitionOrigin origin) {
         return lifecycle.next(null, PaymentEvent.CREATE)
                 .switchIfEmpty(Mono.error(() -> new IllegalStateException("the state machine refused CREATE")))
                 .flatMap(initial -> {
                     Instant now = Timestamps.now(clock);
                     Payment payment = new Payment(Ids.payment(), merchantId, request.bookingId(), request.amount(),
                             request.currency(), request.paymentMethod(), request.customerEmail(),
-                            request.description(), initial, null, 1, 1, now, now);
+                            request.description(), initial, null, 1, connector, 1, now, now);
                     PaymentTransition transition =
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
-                    return payments.insertCreated(payment, transition, event(payment, EventType.PAYMENT_CREATED, now))
+                    Attempt attempt = new Attempt(1, connector, null, AttemptStatus.of(initial), null, now);
+                    return payments.insertCreated(payment, transition, attempt,
+                                    event(payment, EventType.PAYMENT_CREATED, now))
                             .doOnSuccess(done -> metrics.transition(null, initial, origin.source()))
-                            .thenReturn(payment);
+                            .thenReturn(new PaymentWithHistory(payment, java.util.List.of(transition),
+                                    java.util.List.of(attempt)));
                 });
     }
 
+    /** {@link #apply(Payment, PaymentEvent, TransitionOrigin, String, String)} with no reason and no reference. */
+    public Mono<PaymentChange> apply(Payment current, PaymentEvent event, TransitionOrigin origin) {
+        return apply(current, event, origin, null, null);
+    }
+
     /**
-     * Moves `current` by `event`, or fails with 409 `invalid_transition` when the state machine refuses, or with an
-     * optimistic-locking failure when the row changed since `current` was read.
+     * Moves `current` by `event`, or fails with {@link InvalidTransition} when the state machine refuses, or with an
+     * optimistic-locking failure when the row changed since `current` was read. RETRY starts the next attempt at the
+     * same connector; any other event updates the current attempt.
+     *
+     * @param failureReason kept when the payment becomes FAILED
+     * @param reference     the connector's reference of the current attempt's charge, when the change knows it
      */
     public Mono<PaymentChange> apply(Payment current, PaymentEvent event, TransitionOrigin origin,
-                                     String failureReason) {
+                                     @Nullable String failureReason, @Nullable String reference) {
         return lifecycle.next(current.status(), event)
-                .switchIfEmpty(Mono.error(() -> new ApiProblem(ProblemCode.INVALID_TRANSITION,
-                        "Event " + event + " is not allowed for a payment in status " + current.status() + ".")))
+                .switchIfEmpty(Mono.error(() -> new InvalidTransition(current.status(), event)))
                 .flatMap(target -> {
                     Instant now = Timestamps.now(clock);
                     String reason = target == PaymentStatus.FAILED ? failureReason : null;
-                    int attempt = event == PaymentEvent.RETRY ? current.attempt() + 1 : current.attempt();
-                    Payment changed = current.moveTo(target, reason, attempt, now);
+                    boolean retry = event == PaymentEvent.RETRY;
+                    Payment changed = current.moveTo(target, reason, retry ? current.attempt() + 1 : current.attempt(),
+                            now);
+                    // For an update of the current attempt only its number, status, reason and reference are written;
+                    // the statement answers the attempt as stored.
+                    Attempt attempt = new Attempt(changed.attempt(), changed.connector(), reference,
+                            AttemptStatus.of(target), reason, now);
                     PaymentTransition transition = new PaymentTransition(current.status(), target, event,
                             origin.source(), origin.sourceId(), now);
                     Event outboxEvent = eventFor(target).map(type -> event(changed, type, now)).orElse(null);
-                    return payments.updateWithHistory(changed, current.version(), transition, outboxEvent)
-                            .then(target == PaymentStatus.COMPLETED ? activateBooking(changed, now) : Mono.empty())
-                            .doOnSuccess(done -> metrics.transition(current.status(), target, origin.source()))
-                            .thenReturn(new PaymentChange(changed, transition));
+                    return payments.updateWithHistory(changed, current.version(), transition, attempt, retry,
+                                    outboxEvent)
+                            .flatMap(stored -> (target == PaymentStatus.COMPLETED ? activateBooking(changed, now)
+                                    : Mono.<Void>empty()).thenReturn(new PaymentChange(changed, transition, stored)))
+                            .doOnSuccess(done -> metrics.transition(current.status(), target, origin.source()));
                 });
     }
 
@@ -117,6 +137,7 @@ public class PaymentStateChanges {
         data.put("version", payment.version());
         data.put("amount", payment.amount());
         data.put("currency", payment.currency());
+        data.put("attempt", payment.attempt());
         if (payment.failureReason() != null) {
             data.put("failureReason", payment.failureReason());
         }

@@ -6,15 +6,15 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import com.payorch.events.Event;
+import com.payorch.events.EventStore;
+import com.payorch.support.SqlPart;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.Parameter;
@@ -23,36 +23,55 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * SQL for payments and their transitions. Every read is scoped to a merchant unless its name says otherwise. A change
- * of a payment is written with its transition and its outbox event in one statement (data-modifying CTEs): one
- * round trip instead of three, which is most of a create's cost.
+ * SQL for payments, their transitions and their attempts. Every read is scoped to a merchant unless its name says
+ * otherwise. A change of a payment is written with its transition, its attempt and its outbox event in one statement
+ * (data-modifying CTEs; the event part comes from {@link EventStore}): one round trip instead of four, which is most
+ * of a create's cost.
  */
 @Component
 public class PaymentStore {
 
-    private static final String COLUMNS = """
+    /** The payment columns {@link #payment(Readable)} reads, for other packages' queries over payments. */
+    public static final String COLUMNS = """
             id, merchant_id, booking_id, amount, currency, payment_method, customer_email, description, status,
-            failure_reason, attempt, version, created_at, updated_at""";
+            failure_reason, attempt, connector, version, created_at, updated_at""";
 
     // Data-modifying CTE parts: each inserts one row per row of the CTE named after "from".
     private static final String INSERT_TRANSITION_FROM = """
             insert into payment_transitions (payment_id, from_status, to_status, event, source, source_id, at)
             select id, :fromStatus, :toStatus, :transitionEvent, :source, :sourceId, :transitionAt from\s""";
-    private static final String INSERT_EVENT_FROM = """
-            insert into events (id, merchant_id, type, payment_id, booking_id, data, created_at)
-            select :eventId, :eventMerchant, :eventType, id, :eventBooking, :eventData, :eventAt from\s""";
+    private static final String NEW_ATTEMPT = """
+            attempt as (insert into payment_attempts (payment_id, number, connector, reference, status, failure_reason,
+                created_at)
+            select id, :attemptNumber, :attemptConnector, :attemptReference, :attemptStatus, :attemptFailureReason,
+                :attemptCreatedAt from\s""";
+    private static final String NEW_ATTEMPT_RETURNING =
+            " returning number, connector, reference, status, failure_reason, created_at)";
+    private static final String UPDATE_ATTEMPT = """
+            attempt as (update payment_attempts a
+            set status = :attemptStatus, reference = coalesce(a.reference, :attemptReference),
+                failure_reason = :attemptFailureReason
+            from changed where a.payment_id = changed.id and a.number = :attemptNumber
+            returning a.number, a.connector, a.reference, a.status, a.failure_reason, a.created_at)""";
     private static final String HISTORY_JSON = """
             coalesce((select json_agg(json_build_object('from', t.from_status, 'to', t.to_status, 'event', t.event,
                 'source', t.source, 'sourceId', t.source_id,
                 'at', to_char(t.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) order by t.id)
               from payment_transitions t where t.payment_id = p.id), '[]')::text""";
+    private static final String ATTEMPTS_JSON = """
+            coalesce((select json_agg(json_build_object('number', a.number, 'connector', a.connector,
+                'reference', a.reference, 'status', a.status, 'failureReason', a.failure_reason,
+                'createdAt', to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) order by a.number)
+              from payment_attempts a where a.payment_id = p.id), '[]')::text""";
 
     private final DatabaseClient db;
     private final ObjectMapper objectMapper;
+    private final EventStore events;
 
-    public PaymentStore(DatabaseClient db, ObjectMapper objectMapper) {
+    public PaymentStore(DatabaseClient db, ObjectMapper objectMapper, EventStore events) {
         this.db = db;
         this.objectMapper = objectMapper;
+        this.events = events;
     }
 
     public Mono<Payment> find(String merchantId, String paymentId) {
@@ -71,34 +90,6 @@ public class PaymentStore {
                 .one();
     }
 
-    public Flux<Payment> findByBooking(String merchantId, String bookingId) {
-        return db.sql("select " + COLUMNS + " from payments where merchant_id = :merchant and booking_id = :booking"
-                        + " order by created_at desc, id desc")
-                .bind("merchant", merchantId)
-                .bind("booking", bookingId)
-                .map(PaymentStore::payment)
-                .all();
-    }
-
-    /**
-     * Payments of any merchant left in `status` since before `quietFor` ago (database clock), oldest first, leaving
-     * out those a recovery job of `claimKind` holds a lease on (so a payment that stays stuck does not crowd out
-     * the others).
-     */
-    public Flux<Payment> findStuck(PaymentStatus status, java.time.Duration quietFor, String claimKind, int limit) {
-        return db.sql("select " + COLUMNS + " from payments p where status = :status"
-                        + " and updated_at < now() - make_interval(secs => :seconds)"
-                        + " and not exists (select 1 from work_claims c where c.kind = :kind and c.item_id = p.id"
-                        + " and c.claimed_until > now())"
-                        + " order by updated_at limit :limit")
-                .bind("status", status.name())
-                .bind("kind", claimKind)
-                .bind("seconds", quietFor.toMillis() / 1000.0)
-                .bind("limit", limit)
-                .map(PaymentStore::payment)
-                .all();
-    }
-
     /** The status of the booking's PENDING, PROCESSING or COMPLETED payment, if it has one. */
     public Mono<PaymentStatus> liveStatusOfBooking(String merchantId, String bookingId) {
         return db.sql("""
@@ -114,10 +105,12 @@ public class PaymentStore {
     }
 
     /**
-     * Writes a new payment with its first transition and its outbox event, creating the merchant's booking on its
-     * first payment: one statement, so one round trip. The booking guard's index may refuse the payment.
+     * Writes a new payment with its first transition, its first attempt and its outbox event, creating the
+     * merchant's booking on its first payment: one statement, so one round trip. The booking guard's index may
+     * refuse the payment.
      */
-    Mono<Void> insertCreated(Payment payment, PaymentTransition transition, Event event) {
+    Mono<Void> insertCreated(Payment payment, PaymentTransition transition, Attempt attempt, Event event) {
+        SqlPart outbox = events.insertFrom("outbox", "payment", event);
         return db.sql("""
                         with booking as (
                             insert into bookings (merchant_id, id, status, version, created_at, updated_at)
@@ -127,12 +120,12 @@ public class PaymentStore {
                             insert into payments (""" + COLUMNS + """
                             )
                             values (:id, :merchant, :booking, :amount, :currency, :method, :email, :description,
-                                :status, :failureReason, :attempt, :version, :createdAt, :updatedAt)
+                                :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt)
                             returning id),
                         transition as (""" + INSERT_TRANSITION_FROM + """
-                            payment)
-                        """ + INSERT_EVENT_FROM + """
-                        payment""")
+                            payment),
+                        """ + NEW_ATTEMPT + "payment), " + outbox.sql() + """
+                        select count(*) from payment""")
                 .bind("id", payment.id())
                 .bind("merchant", payment.merchantId())
                 .bind("booking", payment.bookingId())
@@ -144,30 +137,38 @@ public class PaymentStore {
                 .bind("status", payment.status().name())
                 .bind("failureReason", nullable(payment.failureReason()))
                 .bind("attempt", payment.attempt())
+                .bind("connector", payment.connector())
                 .bind("version", payment.version())
                 .bind("createdAt", payment.createdAt())
                 .bind("updatedAt", payment.updatedAt())
                 .bindValues(transitionValues(transition))
-                .bindValues(eventValues(event))
+                .bindValues(attemptValues(attempt, true))
+                .bindValues(outbox.values())
+                .map(row -> row.get(0, Long.class))
+                .one()
                 .then();
     }
 
     /**
-     * Writes `changed` only if the row still has the version it was read at, with its transition and (when there is
-     * one) its outbox event, in one statement. A lost race is an error, never a silent overwrite.
+     * Writes `changed` only if the row still has the version it was read at, with its transition, its attempt (a
+     * new one on RETRY, else the current one updated) and (when there is one) its outbox event, in one statement.
+     * A lost race is an error, never a silent overwrite.
      */
-    Mono<Void> updateWithHistory(Payment changed, long expectedVersion, PaymentTransition transition, Event event) {
-        String outbox = event == null ? "" : ", outbox as (" + INSERT_EVENT_FROM + " changed)";
+    Mono<Attempt> updateWithHistory(Payment changed, long expectedVersion, PaymentTransition transition,
+                                    Attempt attempt, boolean newAttempt, Event event) {
+        SqlPart outbox = event == null ? null : events.insertFrom("outbox", "changed", event);
+        String attemptPart = newAttempt ? NEW_ATTEMPT + "changed" + NEW_ATTEMPT_RETURNING : UPDATE_ATTEMPT;
         return db.sql("""
                         with changed as (
                             update payments
                             set status = :status, failure_reason = :failureReason, attempt = :attempt,
-                                version = :version, updated_at = :updatedAt
+                                version = :version, updated_at = :updatedAt, changed_at = now()
                             where id = :id and version = :expectedVersion
                             returning id),
                         transition as (""" + INSERT_TRANSITION_FROM + """
-                            changed)""" + outbox + """
-                        select count(*) from changed""")
+                            changed),
+                        """ + attemptPart + (outbox == null ? "" : ", " + outbox.sql()) + """
+                        select number, connector, reference, status, failure_reason, created_at from attempt""")
                 .bind("status", changed.status().name())
                 .bind("failureReason", nullable(changed.failureReason()))
                 .bind("attempt", changed.attempt())
@@ -176,36 +177,85 @@ public class PaymentStore {
                 .bind("id", changed.id())
                 .bind("expectedVersion", expectedVersion)
                 .bindValues(transitionValues(transition))
-                .bindValues(event == null ? Map.of() : eventValues(event))
-                .map(row -> row.get(0, Long.class))
+                .bindValues(attemptValues(attempt, newAttempt))
+                .bindValues(outbox == null ? Map.of() : outbox.values())
+                .map(PaymentStore::attempt)
                 .one()
-                .flatMap(rows -> rows == 1 ? Mono.<Void>empty() : Mono.error(new OptimisticLockingFailureException(
+                .switchIfEmpty(Mono.error(() -> new OptimisticLockingFailureException(
                         "payment " + changed.id() + " is no longer at version " + expectedVersion)));
     }
 
-    /** A payment and its history, oldest transition first, in one query. */
-    public Mono<PaymentWithHistory> findWithHistory(String merchantId, String paymentId) {
-        return db.sql("select " + COLUMNS + ", " + HISTORY_JSON + " as history from payments p"
-                        + " where id = :id and merchant_id = :merchant")
-                .bind("id", paymentId)
-                .bind("merchant", merchantId)
-                .map(row -> new PaymentWithHistory(payment(row), history(row.get("history", String.class))))
+    /** The attempt of {@code connector} whose charge is {@code reference}: (payment id, attempt number). */
+    public Mono<Map.Entry<String, Integer>> findAttemptByReference(String connector, String reference) {
+        return db.sql("select payment_id, number from payment_attempts where connector = :connector"
+                        + " and reference = :reference")
+                .bind("connector", connector)
+                .bind("reference", reference)
+                .map(row -> Map.entry(row.get("payment_id", String.class), row.get("number", Integer.class)))
                 .one();
     }
 
-    /** The histories of several payments in one query, each oldest first. */
-    public Mono<Map<String, List<PaymentTransition>>> historiesOf(Collection<String> paymentIds) {
-        if (paymentIds.isEmpty()) {
-            return Mono.just(Map.of());
-        }
+    /** Attempt numbers of a payment whose connector reference is not known yet, first first. */
+    public Flux<Integer> attemptsWithoutReference(String paymentId, String connector) {
+        return db.sql("select number from payment_attempts where payment_id = :payment and connector = :connector"
+                        + " and reference is null order by number")
+                .bind("payment", paymentId)
+                .bind("connector", connector)
+                .map(row -> row.get("number", Integer.class))
+                .all();
+    }
+
+    /** Records the connector's reference of an attempt, if none is recorded yet. */
+    public Mono<Void> recordReference(String paymentId, int attempt, String reference) {
+        return db.sql("update payment_attempts set reference = :reference where payment_id = :payment"
+                        + " and number = :attempt and reference is null")
+                .bind("reference", reference)
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .then();
+    }
+
+    /**
+     * Marks a superseded attempt as having taken the money, once: true only for the call that marked it, so the
+     * caller writes one {@code charge.orphaned} event however often the outcome is reported.
+     */
+    Mono<Boolean> markOrphaned(String paymentId, int attempt, String reference) {
         return db.sql("""
-                        select payment_id, from_status, to_status, event, source, source_id, at
-                        from payment_transitions where payment_id = any(:ids) order by id""")
-                .bind("ids", paymentIds.toArray(String[]::new))
-                .map(row -> Map.entry(row.get("payment_id", String.class), transition(row)))
-                .all()
-                .collect(Collectors.groupingBy(Map.Entry::getKey,
-                        Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+                        update payment_attempts
+                        set status = 'SUCCEEDED', reference = coalesce(reference, :reference), orphaned_at = now()
+                        where payment_id = :payment and number = :attempt and orphaned_at is null""")
+                .bind("reference", reference)
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .fetch()
+                .rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
+    /** A payment with its history and attempts, in one query. */
+    public Mono<PaymentWithHistory> findWithHistory(String merchantId, String paymentId) {
+        return db.sql("select " + COLUMNS + ", " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON + " as attempts"
+                        + " from payments p where id = :id and merchant_id = :merchant")
+                .bind("id", paymentId)
+                .bind("merchant", merchantId)
+                .map(this::withHistory)
+                .one();
+    }
+
+    /** Several payments (newest first) each with its history and attempts, in one query. */
+    public Flux<PaymentWithHistory> findByBookingWithHistory(String merchantId, String bookingId) {
+        return db.sql("select " + COLUMNS + ", " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON + " as attempts"
+                        + " from payments p where merchant_id = :merchant and booking_id = :booking"
+                        + " order by created_at desc, id desc")
+                .bind("merchant", merchantId)
+                .bind("booking", bookingId)
+                .map(this::withHistory)
+                .all();
+    }
+
+    private PaymentWithHistory withHistory(Readable row) {
+        return new PaymentWithHistory(payment(row), history(row.get("history", String.class)),
+                attempts(row.get("attempts", String.class)));
     }
 
     private static Map<String, Parameter> transitionValues(PaymentTransition transition) {
@@ -219,15 +269,27 @@ public class PaymentStore {
         return values;
     }
 
-    private static Map<String, Parameter> eventValues(Event event) {
+    private static Map<String, Parameter> attemptValues(Attempt attempt, boolean inserted) {
         Map<String, Parameter> values = new HashMap<>();
-        values.put("eventId", Parameter.from(event.id()));
-        values.put("eventMerchant", Parameter.from(event.merchantId()));
-        values.put("eventType", Parameter.from(event.type().value()));
-        values.put("eventBooking", nullable(event.bookingId()));
-        values.put("eventData", Parameter.from(Json.of(event.dataJson())));
-        values.put("eventAt", Parameter.from(event.createdAt()));
+        values.put("attemptNumber", Parameter.from(attempt.number()));
+        values.put("attemptReference", nullable(attempt.reference()));
+        values.put("attemptStatus", Parameter.from(attempt.status().name()));
+        values.put("attemptFailureReason", nullable(attempt.failureReason()));
+        if (inserted) {
+            values.put("attemptConnector", Parameter.from(attempt.connector()));
+            values.put("attemptCreatedAt", Parameter.from(attempt.createdAt()));
+        }
         return values;
+    }
+
+    private List<Attempt> attempts(String json) {
+        List<Attempt> attempts = new ArrayList<>();
+        for (JsonNode entry : objectMapper.readTree(json)) {
+            attempts.add(new Attempt(entry.path("number").intValue(), entry.path("connector").textValue(),
+                    entry.path("reference").textValue(), AttemptStatus.valueOf(entry.path("status").textValue()),
+                    entry.path("failureReason").textValue(), Instant.parse(entry.path("createdAt").textValue())));
+        }
+        return attempts;
     }
 
     private List<PaymentTransition> history(String json) {
@@ -248,22 +310,20 @@ public class PaymentStore {
         }
     }
 
-    private static PaymentTransition transition(Readable row) {
-        String from = row.get("from_status", String.class);
-        return new PaymentTransition(from == null ? null : PaymentStatus.valueOf(from),
-                PaymentStatus.valueOf(row.get("to_status", String.class)),
-                PaymentEvent.valueOf(row.get("event", String.class)),
-                TransitionSource.fromValue(row.get("source", String.class)),
-                row.get("source_id", String.class),
-                row.get("at", Instant.class));
+    private static Attempt attempt(Readable row) {
+        return new Attempt(row.get("number", Integer.class), row.get("connector", String.class),
+                row.get("reference", String.class), AttemptStatus.valueOf(row.get("status", String.class)),
+                row.get("failure_reason", String.class), row.get("created_at", Instant.class));
     }
 
-    private static Payment payment(Readable row) {
+    /** Reads the {@link #COLUMNS} of a row. */
+    public static Payment payment(Readable row) {
         return new Payment(row.get("id", String.class), row.get("merchant_id", String.class),
                 row.get("booking_id", String.class), row.get("amount", Long.class), row.get("currency", String.class),
                 row.get("payment_method", String.class), row.get("customer_email", String.class),
                 row.get("description", String.class), PaymentStatus.valueOf(row.get("status", String.class)),
-                row.get("failure_reason", String.class), row.get("attempt", Integer.class), row.get("version", Long.class),
+                row.get("failure_reason", String.class), row.get("attempt", Integer.class),
+                row.get("connector", String.class), row.get("version", Long.class),
                 row.get("created_at", Instant.class), row.get("updated_at", Instant.class));
     }
 

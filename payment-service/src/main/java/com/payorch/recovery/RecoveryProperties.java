@@ -6,12 +6,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * `payments.recovery.pending-after`: PENDING payments not submitted by then are resubmitted.
  * `payments.recovery.processing-after`: PROCESSING payments with no outcome by then are settled by asking the gateway.
+ * `payments.recovery.give-up-after`: a payment still PENDING this long after its attempt began becomes FAILED
+ * (`gateway_unreachable`), which frees its booking.
  * `payments.recovery.interval`: how often both jobs look; `batch-size`: how many payments one look takes.
  */
 @ConfigurationProperties("payments.recovery")
-public record RecoveryProperties(Duration pendingAfter, Duration processingAfter, Duration interval, int batchSize) {
+public record RecoveryProperties(Duration pendingAfter, Duration processingAfter, Duration giveUpAfter,
+                                 Duration interval, int batchSize) {
 
     public RecoveryProperties {
+        giveUpAfter = giveUpAfter != null ? giveUpAfter : Duration.ofHours(24);
         pendingAfter = pendingAfter != null ? pendingAfter : Duration.ofSeconds(30);
         processingAfter = processingAfter != null ? processingAfter : Duration.ofMinutes(5);
         interval = interval != null ? interval : Duration.ofSeconds(5);

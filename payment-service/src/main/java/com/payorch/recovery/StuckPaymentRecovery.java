@@ -1,9 +1,10 @@
 package com.payorch.recovery;
 
-import com.payorch.gateway.ChargeRequest;
-import com.payorch.gateway.GatewayCharge;
 import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.payments.GatewayOutcomes;
+import com.payorch.payments.OutcomeResult;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentChange;
 import com.payorch.payments.PaymentStateChanges;
@@ -21,26 +22,38 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Nothing stays stuck: PENDING payments that were never submitted (the gateway was unreachable, or the server died
- * mid-request) are submitted again with the same gateway idempotency key, so never charged twice; PROCESSING
- * payments whose outcome never arrived are settled with what the gateway says about their charge.
+ * Nothing stays stuck. Each job acts on one attempt, the payment's current one when it looked, and what it learns
+ * is applied only while that attempt is still current ({@link GatewayOutcomes}):
+ * <ul>
+ *   <li>PENDING (the submit never reached the connector, or the server died mid-request): submitted again with the
+ *       same idempotency key, so never charged twice; after {@code give-up-after} the payment FAILS with
+ *       {@code gateway_unreachable} unless the connector turns out to hold a charge for the attempt;</li>
+ *   <li>PROCESSING with no outcome: settled with what the connector says of the attempt's charge, and resubmitted
+ *       when the connector holds no charge for it (never left PROCESSING).</li>
+ * </ul>
  */
 @Component
 public class StuckPaymentRecovery {
 
+    static final String GATEWAY_UNREACHABLE = "gateway_unreachable";
     private static final Logger log = LoggerFactory.getLogger(StuckPaymentRecovery.class);
 
     private final PaymentStore payments;
+    private final StuckPayments stuckPayments;
     private final PaymentGateway gateway;
+    private final GatewayOutcomes outcomes;
     private final PaymentStateChanges stateChanges;
     private final RetryingTransaction transaction;
     private final WorkClaims claims;
     private final RecoveryProperties properties;
 
-    public StuckPaymentRecovery(PaymentStore payments, PaymentGateway gateway, PaymentStateChanges stateChanges,
+    public StuckPaymentRecovery(PaymentStore payments, StuckPayments stuckPayments, PaymentGateway gateway,
+                                GatewayOutcomes outcomes, PaymentStateChanges stateChanges,
                                 RetryingTransaction transaction, WorkClaims claims, RecoveryProperties properties) {
         this.payments = payments;
+        this.stuckPayments = stuckPayments;
         this.gateway = gateway;
+        this.outcomes = outcomes;
         this.stateChanges = stateChanges;
         this.transaction = transaction;
         this.claims = claims;
@@ -50,12 +63,9 @@ public class StuckPaymentRecovery {
     @Scheduled(fixedDelayString = "${payments.recovery.interval:PT5S}", initialDelayString = "${payments.recovery.interval:PT5S}")
     public Mono<Long> resubmitPending() {
         return claimed(PaymentStatus.PENDING, "resubmit", properties.pendingAfter())
-                .concatMap(payment -> gateway.submit(new ChargeRequest(payment.id(), payment.attempt(),
-                                payment.amount(), payment.currency(), payment.paymentMethod()))
-                        .flatMap(charge -> settle(payment.id(), PaymentStatus.PENDING, PaymentEvent.SUBMIT,
-                                TransitionSource.RECOVERY, charge.id(), null))
+                .concatMap(stuck -> (stuck.overdue() ? giveUp(stuck.payment()) : resubmit(stuck.payment()))
                         .onErrorResume(GatewayException.class, e -> {
-                            log.info("Payment {} still cannot be submitted: {}", payment.id(), e.getMessage());
+                            log.info("Payment {} still cannot be submitted: {}", stuck.payment().id(), e.getMessage());
                             return Mono.empty();
                         }))
                 .count()
@@ -65,43 +75,57 @@ public class StuckPaymentRecovery {
     @Scheduled(fixedDelayString = "${payments.recovery.interval:PT5S}", initialDelayString = "${payments.recovery.interval:PT5S}")
     public Mono<Long> reconcileProcessing() {
         return claimed(PaymentStatus.PROCESSING, "reconcile", properties.processingAfter())
-                .concatMap(payment -> gateway.findCharge(payment.id(), payment.attempt())
-                        .flatMap(charge -> outcomeOf(payment, charge))
+                .concatMap(stuck -> gateway.find(stuck.payment().chargeRequest())
+                        .flatMap(outcome -> settle(outcome, TransitionSource.RECONCILER))
+                        // No charge at the connector for this attempt: submit it (same key), never leave it PROCESSING.
+                        .switchIfEmpty(Mono.defer(() -> resubmit(stuck.payment())))
                         .onErrorResume(GatewayException.class, e -> {
-                            log.info("Gateway could not say what became of payment {}: {}", payment.id(), e.getMessage());
+                            log.info("Gateway could not say what became of payment {}: {}", stuck.payment().id(),
+                                    e.getMessage());
                             return Mono.empty();
                         }))
                 .count()
                 .onErrorResume(e -> logged("reconciling PROCESSING payments", e));
     }
 
-    private Mono<Payment> outcomeOf(Payment payment, GatewayCharge charge) {
-        return switch (charge.status()) {
-            case "succeeded" -> settle(payment.id(), PaymentStatus.PROCESSING, PaymentEvent.SUCCEED,
-                    TransitionSource.RECONCILER, charge.id(), null);
-            case "failed" -> settle(payment.id(), PaymentStatus.PROCESSING, PaymentEvent.FAIL,
-                    TransitionSource.RECONCILER, charge.id(),
-                    charge.failureReason() != null ? charge.failureReason() : "failed");
-            default -> Mono.empty(); // the gateway has no outcome yet: look again next time
-        };
+    private Mono<Payment> resubmit(Payment payment) {
+        return gateway.submit(payment.chargeRequest()).flatMap(outcome -> settle(outcome, TransitionSource.RECOVERY));
+    }
+
+    /**
+     * The attempt has been PENDING past {@code give-up-after}: if the connector holds a charge for it after all,
+     * that outcome is applied; otherwise the payment FAILS, which frees its booking.
+     */
+    private Mono<Payment> giveUp(Payment payment) {
+        return gateway.find(payment.chargeRequest())
+                .onErrorResume(GatewayException.class, e -> Mono.empty())
+                .flatMap(outcome -> settle(outcome, TransitionSource.RECOVERY))
+                .switchIfEmpty(Mono.defer(() -> transaction.run(() -> payments.findAnyMerchant(payment.id())
+                                .filter(current -> current.status() == PaymentStatus.PENDING
+                                        && current.attempt() == payment.attempt())
+                                .flatMap(current -> stateChanges.apply(current, PaymentEvent.FAIL,
+                                        new TransitionOrigin(TransitionSource.RECOVERY, "give-up-after"),
+                                        GATEWAY_UNREACHABLE, null))
+                                .map(PaymentChange::payment))
+                        .doOnNext(failed -> log.warn("Payment {} gave up after {}: {}", failed.id(),
+                                properties.giveUpAfter(), GATEWAY_UNREACHABLE))));
     }
 
     /** Payments stuck in `status`, each leased by this instance for one quiet period. */
-    private Flux<Payment> claimed(PaymentStatus status, String kind, java.time.Duration quietFor) {
-        return payments.findStuck(status, quietFor, kind, properties.batchSize())
-                .concatMap(payment -> claims.claim(kind, payment.id(), quietFor)
+    private Flux<StuckPayments.Stuck> claimed(PaymentStatus status, String kind, java.time.Duration quietFor) {
+        return stuckPayments.find(status, quietFor, properties.giveUpAfter(), kind, properties.batchSize())
+                .concatMap(stuck -> claims.claim(kind, stuck.payment().id(), quietFor)
                         .filter(Boolean::booleanValue)
-                        .map(claimed -> payment));
+                        .map(claimed -> stuck));
     }
 
-    /** Applies `event` if the payment is still in `expected` (re-read in the transaction); otherwise leaves it. */
-    private Mono<Payment> settle(String paymentId, PaymentStatus expected, PaymentEvent event, TransitionSource source,
-                                 String sourceId, String failureReason) {
-        return transaction.run(() -> payments.findAnyMerchant(paymentId)
-                        .filter(payment -> payment.status() == expected)
-                        .flatMap(payment -> stateChanges.apply(payment, event, new TransitionOrigin(source, sourceId),
-                                failureReason))
-                        .map(PaymentChange::payment))
+    /** Applies the outcome against the payment as re-read in the transaction (ignored if its attempt is superseded). */
+    private Mono<Payment> settle(GatewayOutcome outcome, TransitionSource source) {
+        return transaction.run(() -> payments.findAnyMerchant(outcome.paymentId())
+                        .flatMap(current -> outcomes.apply(current, outcome,
+                                new TransitionOrigin(source, outcome.reference()))))
+                .filter(result -> result.kind() == OutcomeResult.Kind.APPLIED)
+                .map(OutcomeResult::payment)
                 .doOnNext(payment -> log.info("Recovery moved payment {} to {} ({})", payment.id(), payment.status(),
                         source.value()));
     }

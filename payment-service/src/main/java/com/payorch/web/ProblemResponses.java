@@ -2,6 +2,7 @@ package com.payorch.web;
 
 import io.r2dbc.spi.R2dbcException;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
@@ -43,6 +44,10 @@ public class ProblemResponses implements WebExceptionHandler {
     ApiProblem toProblem(ServerWebExchange exchange, Throwable error) {
         if (error instanceof ApiProblem problem) {
             return problem;
+        }
+        Optional<ApiProblem> domain = DomainProblems.of(error);
+        if (domain.isPresent()) {
+            return domain.get();
         }
         if (error instanceof DataBufferLimitException) {
             return new ApiProblem(ProblemCode.PAYLOAD_TOO_LARGE, "The request body exceeds 64 KiB.");

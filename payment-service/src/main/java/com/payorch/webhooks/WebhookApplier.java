@@ -1,29 +1,33 @@
 package com.payorch.webhooks;
 
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.PaymentGateway;
+import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.Payment;
-import com.payorch.payments.PaymentChange;
 import com.payorch.payments.PaymentMetrics;
-import com.payorch.payments.PaymentStateChanges;
+import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.PaymentStore;
 import com.payorch.payments.RetryingTransaction;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
-import com.payorch.statemachine.PaymentEvent;
-import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Timestamps;
-import com.payorch.web.ApiProblem;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Applies a verified gateway webhook to its payment. The receipt (keyed by webhook id) and the state change it
- * causes commit in one transaction, through the same write path as API requests; a lost optimistic race re-runs
- * the whole transaction against the fresh row.
+ * Applies one verified connector notification: matches it to the attempt whose charge it names, then, in one
+ * transaction, records its receipt (a duplicate stops here) and applies the outcome through
+ * {@link GatewayOutcomes}, against the payment as read in that transaction. A lost optimistic race re-runs the
+ * whole transaction against the fresh row.
  */
 @Component
 public class WebhookApplier {
@@ -31,81 +35,120 @@ public class WebhookApplier {
     private static final Logger log = LoggerFactory.getLogger(WebhookApplier.class);
 
     private final PaymentStore payments;
-    private final PaymentStateChanges stateChanges;
+    private final GatewayOutcomes outcomes;
     private final WebhookReceipts receipts;
     private final RetryingTransaction transaction;
     private final PaymentMetrics metrics;
     private final Clock clock;
+    private final Map<String, PaymentGateway> gateways;
 
-    public WebhookApplier(PaymentStore payments, PaymentStateChanges stateChanges, WebhookReceipts receipts,
-                          RetryingTransaction transaction, PaymentMetrics metrics, Clock clock) {
+    public WebhookApplier(PaymentStore payments, GatewayOutcomes outcomes, WebhookReceipts receipts,
+                          RetryingTransaction transaction, PaymentMetrics metrics, Clock clock,
+                          List<PaymentGateway> gateways) {
         this.payments = payments;
-        this.stateChanges = stateChanges;
+        this.outcomes = outcomes;
         this.receipts = receipts;
         this.transaction = transaction;
         this.metrics = metrics;
         this.clock = clock;
+        this.gateways = gateways.stream().collect(Collectors.toMap(PaymentGateway::name, g -> g));
     }
 
-    public Mono<WebhookOutcome> apply(String gateway, String webhookId, GatewayWebhook webhook) {
-        return payments.findAnyMerchant(webhook.paymentId())
-                .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("No payment " + webhook.paymentId() + ".")))
-                .flatMap(payment -> transaction.run(() -> applyOnce(gateway, webhookId, webhook))
+    public Mono<WebhookOutcome> apply(String connector, ConnectorNotification notification) {
+        return resolveAttempt(connector, notification)
+                .flatMap(attempt -> transaction.run(() -> applyOnce(connector, notification, attempt))
                         .doOnNext(outcome -> {
                             metrics.webhook(outcome.value());
-                            log.info("webhook={} type={} payment={} merchant={} outcome={}", webhookId,
-                                    webhook.type(), payment.id(), payment.merchantId(), outcome.value());
+                            log.info("webhook={} connector={} type={} reference={} payment={} attempt={} outcome={}",
+                                    notification.receiptId(), connector, notification.type(),
+                                    notification.reference(), attempt.paymentId(),
+                                    attempt.number().map(String::valueOf).orElse("unknown"), outcome.value());
                         }));
     }
 
-    private Mono<WebhookOutcome> applyOnce(String gateway, String webhookId, GatewayWebhook webhook) {
-        return receipts.claim(webhookId, gateway, webhook, Timestamps.now(clock))
-                .flatMap(claimed -> !claimed
-                        ? Mono.just(WebhookOutcome.DUPLICATE)
-                        : payments.findAnyMerchant(webhook.paymentId())
-                                .flatMap(payment -> decide(webhookId, webhook, payment)));
-    }
-
-    private Mono<WebhookOutcome> decide(String webhookId, GatewayWebhook webhook, Payment payment) {
-        if (payment.amount() != webhook.amount() || !payment.currency().equals(webhook.currency())) {
-            log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", webhookId,
-                    payment.id(), payment.merchantId(), webhook.amount(), webhook.currency(), payment.amount(),
-                    payment.currency());
-            return receipts.recordOutcome(webhookId, WebhookOutcome.REJECTED, "amount or currency mismatch")
-                    .thenReturn(WebhookOutcome.REJECTED);
-        }
-        List<PaymentEvent> steps = stepsFor(webhook.type(), payment.status());
-        if (steps.isEmpty()) {
-            return receipts.recordOutcome(webhookId, WebhookOutcome.IGNORED,
-                            webhook.type() + " for a " + payment.status() + " payment")
-                    .thenReturn(WebhookOutcome.IGNORED);
-        }
-        TransitionOrigin origin = new TransitionOrigin(TransitionSource.WEBHOOK, webhookId);
-        String failureReason = webhook.failureReason() != null ? webhook.failureReason() : "failed";
-        return Flux.fromIterable(steps)
-                .reduce(Mono.just(payment), (current, event) ->
-                        current.flatMap(p -> stateChanges.apply(p, event, origin, failureReason)
-                                .map(PaymentChange::payment)))
-                .flatMap(last -> last)
-                .then(receipts.recordOutcome(webhookId, WebhookOutcome.APPLIED, null))
-                .thenReturn(WebhookOutcome.APPLIED);
+    /** The payment and, when it can be told, the number of the attempt whose charge the notification names. */
+    private record ResolvedAttempt(String paymentId, Optional<Integer> number) {
     }
 
     /**
-     * The state-machine events a gateway report implies from the payment's status. Nothing means the report is
-     * late, out of order or contradicts a terminal state: it is ignored.
+     * By the reference recorded on an attempt; failing that (the submit's answer was lost, so the reference was
+     * never recorded), by asking the connector which of the named payment's unreferenced attempts has that charge.
+     * A payment that does not exist is 404; a charge no attempt has leaves the number unknown (ignored).
      */
-    static List<PaymentEvent> stepsFor(String type, PaymentStatus status) {
-        return switch (type) {
-            case GatewayWebhook.PROCESSING -> status == PaymentStatus.PENDING ? List.of(PaymentEvent.SUBMIT) : List.of();
-            case GatewayWebhook.SUCCEEDED -> switch (status) {
-                case PENDING -> List.of(PaymentEvent.SUBMIT, PaymentEvent.SUCCEED);
-                case PROCESSING -> List.of(PaymentEvent.SUCCEED);
-                default -> List.of();
-            };
-            case GatewayWebhook.FAILED -> status == PaymentStatus.PENDING || status == PaymentStatus.PROCESSING
-                    ? List.of(PaymentEvent.FAIL) : List.of();
-            default -> List.of();
-        };
+    private Mono<ResolvedAttempt> resolveAttempt(String connector, ConnectorNotification notification) {
+        return payments.findAttemptByReference(connector, notification.reference())
+                .map(found -> new ResolvedAttempt(found.getKey(), Optional.of(found.getValue())))
+                .switchIfEmpty(Mono.defer(() -> {
+                    if (notification.paymentId() == null) {
+                        return Mono.error(new PaymentNotFound(notification.reference()));
+                    }
+                    return payments.findAnyMerchant(notification.paymentId())
+                            .switchIfEmpty(Mono.error(() -> new PaymentNotFound(notification.paymentId())))
+                            .flatMap(payment -> askConnector(connector, payment, notification.reference())
+                                    .map(number -> new ResolvedAttempt(payment.id(), Optional.of(number)))
+                                    .defaultIfEmpty(new ResolvedAttempt(payment.id(), Optional.empty())));
+                }));
+    }
+
+    private Mono<Integer> askConnector(String connector, Payment payment, String reference) {
+        PaymentGateway gateway = gateways.get(connector);
+        if (gateway == null) {
+            return Mono.empty();
+        }
+        return payments.attemptsWithoutReference(payment.id(), connector)
+                .concatMap(number -> gateway.find(new ChargeRequest(payment.id(), number, payment.amount(),
+                                payment.currency(), payment.paymentMethod()))
+                        .filter(outcome -> outcome.reference().equals(reference))
+                        .flatMap(outcome -> payments.recordReference(payment.id(), number, reference)
+                                .thenReturn(number))
+                        .onErrorResume(GatewayException.class, e -> Mono.empty()))
+                .next();
+    }
+
+    private Mono<WebhookOutcome> applyOnce(String connector, ConnectorNotification notification,
+                                           ResolvedAttempt attempt) {
+        return receipts.claim(notification.receiptId(), connector, notification.type(), attempt.paymentId(),
+                        Timestamps.now(clock))
+                .flatMap(claimed -> !claimed
+                        ? Mono.just(WebhookOutcome.DUPLICATE)
+                        : payments.findAnyMerchant(attempt.paymentId())
+                                .flatMap(payment -> decide(connector, notification, attempt, payment)));
+    }
+
+    private Mono<WebhookOutcome> decide(String connector, ConnectorNotification notification,
+                                        ResolvedAttempt attempt, Payment payment) {
+        String receiptId = notification.receiptId();
+        if (payment.amount() != notification.amount() || !payment.currency().equals(notification.currency())) {
+            log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", receiptId,
+                    payment.id(), payment.merchantId(), notification.amount(), notification.currency(),
+                    payment.amount(), payment.currency());
+            return record(receiptId, WebhookOutcome.REJECTED, "amount or currency mismatch");
+        }
+        if (attempt.number().isEmpty()) {
+            return record(receiptId, WebhookOutcome.IGNORED,
+                    "no attempt of the payment has " + connector + " charge " + notification.reference());
+        }
+        GatewayOutcome outcome = new GatewayOutcome(payment.id(), attempt.number().get(), connector,
+                notification.reference(), notification.status(), notification.failureReason());
+        return outcomes.apply(payment, outcome, new TransitionOrigin(TransitionSource.WEBHOOK, receiptId))
+                .flatMap(result -> switch (result.kind()) {
+                    case APPLIED -> record(receiptId, WebhookOutcome.APPLIED, null);
+                    case IGNORED -> record(receiptId, WebhookOutcome.IGNORED, ignoredDetail(notification, payment,
+                            outcome));
+                    case ORPHANED -> record(receiptId, WebhookOutcome.REJECTED,
+                            "orphaned charge: attempt " + outcome.attempt() + " succeeded after attempt "
+                                    + payment.attempt() + " began");
+                });
+    }
+
+    private static String ignoredDetail(ConnectorNotification notification, Payment payment, GatewayOutcome outcome) {
+        return outcome.attempt() != payment.attempt()
+                ? notification.type() + " for superseded attempt " + outcome.attempt() + " (current "
+                        + payment.attempt() + ")"
+                : notification.type() + " for a " + payment.status() + " payment";
+    }
+
+    private Mono<WebhookOutcome> record(String receiptId, WebhookOutcome outcome, String detail) {
+        return receipts.recordOutcome(receiptId, outcome, detail).thenReturn(outcome);
     }
 }

@@ -20,7 +20,7 @@ public class WebhookReceipts {
      * Records the webhook inside the caller's transaction; answers false when the id is already recorded. A racing
      * redelivery waits here until the first one's transaction ends, then sees it.
      */
-    public Mono<Boolean> claim(String webhookId, String gateway, GatewayWebhook webhook, Instant at) {
+    public Mono<Boolean> claim(String webhookId, String gateway, String type, String paymentId, Instant at) {
         return db.sql("""
                         insert into webhook_receipts (webhook_id, gateway, type, payment_id, outcome, received_at)
                         values (:id, :gateway, :type, :payment, 'ignored', :at)
@@ -28,8 +28,8 @@ public class WebhookReceipts {
                         returning 1""")
                 .bind("id", webhookId)
                 .bind("gateway", gateway)
-                .bind("type", webhook.type())
-                .bind("payment", webhook.paymentId())
+                .bind("type", type)
+                .bind("payment", paymentId)
                 .bind("at", at)
                 .map(row -> true)
                 .one()

@@ -3,8 +3,6 @@ package com.payorch.idempotency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.testsupport.ApiTest;
-import com.payorch.web.ApiProblem;
-import com.payorch.web.ProblemCode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -41,8 +39,8 @@ class IdempotencyKeysTest extends ApiTest {
         claim(request);
         StepVerifier.create(keys.acquire(request))
                 .expectErrorSatisfies(e -> {
-                    assertThat(((ApiProblem) e).problemCode()).isEqualTo(ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS);
-                    assertThat(Integer.parseInt(((ApiProblem) e).headers().get("Retry-After"))).isBetween(1, 30);
+                    assertThat(e).isInstanceOf(IdempotencyRequestInProgress.class);
+                    assertThat(((IdempotencyRequestInProgress) e).retryAfterSeconds()).isBetween(1, 30);
                 })
                 .verify(Duration.ofSeconds(10));
     }
@@ -87,8 +85,7 @@ class IdempotencyKeysTest extends ApiTest {
         claim(request);
         IdempotentRequest other = new IdempotentRequest("demo", request.key(), "POST", "/v1/test", "e".repeat(64));
         StepVerifier.create(keys.acquire(other))
-                .expectErrorSatisfies(e -> assertThat(((ApiProblem) e).problemCode())
-                        .isEqualTo(ProblemCode.IDEMPOTENCY_KEY_REUSED))
+                .expectError(IdempotencyKeyReused.class)
                 .verify(Duration.ofSeconds(10));
     }
 

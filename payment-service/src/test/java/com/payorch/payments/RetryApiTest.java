@@ -23,7 +23,7 @@ class RetryApiTest extends ApiTest {
     private void declineAtGateway(String paymentId) {
         transaction.transactional(payments.find("demo", paymentId)
                         .flatMap(p -> stateChanges.apply(p, PaymentEvent.FAIL,
-                                new TransitionOrigin(TransitionSource.WEBHOOK, "msg_test"), "card_declined")))
+                                new TransitionOrigin(TransitionSource.WEBHOOK, "msg_test"), "card_declined", null)))
                 .block(Duration.ofSeconds(10));
     }
 

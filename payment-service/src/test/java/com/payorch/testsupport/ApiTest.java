@@ -91,10 +91,25 @@ public abstract class ApiTest {
                 .exchange();
     }
 
-    protected static String webhookBody(String type, String paymentId, long amount, String currency) {
+    /** A sandbox webhook about the payment's latest charge at the sandbox (its current attempt's). */
+    protected String webhookBody(String type, String paymentId, long amount, String currency) {
+        return webhookBody(type, paymentId, latestChargeOf(paymentId), amount, currency);
+    }
+
+    protected static String webhookBody(String type, String paymentId, String chargeId, long amount, String currency) {
         String failure = type.equals("payment.failed") ? ", \"failureReason\": \"card_declined\"" : "";
-        return "{\"type\": \"%s\", \"data\": {\"paymentId\": \"%s\", \"amount\": %d, \"currency\": \"%s\"%s}}"
-                .formatted(type, paymentId, amount, currency, failure);
+        return ("{\"type\": \"%s\", \"data\": {\"paymentId\": \"%s\", \"chargeId\": \"%s\", \"amount\": %d,"
+                + " \"currency\": \"%s\"%s}}").formatted(type, paymentId, chargeId, amount, currency, failure);
+    }
+
+    /** The id of the sandbox's charge for the payment's latest attempt ({@code ch_none} when it holds none). */
+    protected String latestChargeOf(String paymentId) {
+        return db.sql("select id from sandbox_charges where payment_id = $1 order by attempt desc limit 1")
+                .bind(0, paymentId)
+                .map(row -> row.get(0, String.class))
+                .one()
+                .defaultIfEmpty("ch_none")
+                .block(Duration.ofSeconds(10));
     }
 
     protected long count(String sql, Object... args) {

@@ -86,9 +86,14 @@ class WebhookIngestionTest extends ApiTest {
     void succeededBeforeProcessingGoesThroughProcessingAndTheLateProcessingIsIgnored() {
         String booking = unique("bk");
         String paymentId = createPayment(booking, "pm_card_unavailable"); // stays PENDING
+        // The gateway did take the charge, but the answer to the submit never arrived: no reference is recorded.
+        String chargeId = "ch_" + unique("late");
+        db.sql("insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,"
+                        + " created_at, updated_at) values ($1, $2, 1, 12000, 'JPY', 'pm_card_ok', 'succeeded', now(), now())")
+                .bind(0, chargeId).bind(1, paymentId).then().block(java.time.Duration.ofSeconds(10));
         String succeeded = unique("msg");
 
-        sendWebhook(succeeded, webhookBody("payment.succeeded", paymentId, 12000, "JPY"))
+        sendWebhook(succeeded, webhookBody("payment.succeeded", paymentId, chargeId, 12000, "JPY"))
                 .expectStatus().isOk().expectBody().json("{\"status\":\"applied\"}", true);
         client.get().uri("/v1/payments/" + paymentId).header("Authorization", "Bearer " + DEMO_KEY).exchange()
                 .expectBody()
@@ -101,7 +106,7 @@ class WebhookIngestionTest extends ApiTest {
                 .jsonPath("$.history[2].sourceId").isEqualTo(succeeded);
 
         String late = unique("msg");
-        sendWebhook(late, webhookBody("payment.processing", paymentId, 12000, "JPY"))
+        sendWebhook(late, webhookBody("payment.processing", paymentId, chargeId, 12000, "JPY"))
                 .expectStatus().isOk().expectBody().json("{\"status\":\"ignored\"}", true);
         assertThat(status(paymentId)).isEqualTo("COMPLETED");
         assertThat(count("select count(*) from webhook_receipts where webhook_id = $1 and outcome = 'ignored'", late))

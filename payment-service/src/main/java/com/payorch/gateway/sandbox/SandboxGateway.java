@@ -1,8 +1,8 @@
 package com.payorch.gateway.sandbox;
 
 import com.payorch.gateway.ChargeRequest;
-import com.payorch.gateway.GatewayCharge;
 import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.support.Ids;
@@ -23,6 +23,7 @@ import reactor.core.publisher.Mono;
 @Component
 public class SandboxGateway implements PaymentGateway {
 
+    public static final String NAME = "sandbox";
     static final String UNAVAILABLE_TOKEN = "pm_card_unavailable";
 
     private final DatabaseClient db;
@@ -38,21 +39,31 @@ public class SandboxGateway implements PaymentGateway {
     }
 
     @Override
-    public Mono<GatewayCharge> submit(ChargeRequest request) {
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Mono<GatewayOutcome> submit(ChargeRequest request) {
         if (UNAVAILABLE_TOKEN.equals(request.paymentMethod())) {
             return Mono.error(new GatewayUnavailableException("sandbox gateway unreachable for " + request.paymentId()));
         }
         return faults.waitWhileHeld()
                 .then(Mono.defer(() -> chargeOnce(request)))
                 // Empty only when a concurrent submit of the same attempt committed the charge during this statement.
-                .switchIfEmpty(Mono.defer(() -> findCharge(request.paymentId(), request.attempt())))
+                .switchIfEmpty(Mono.defer(() -> charge(request.paymentId(), request.attempt())))
                 .flatMap(charge -> faults.takeLoseNextResponse()
                         ? Mono.error(new GatewayException("sandbox lost the response for " + request.paymentId()))
-                        : Mono.just(charge));
+                        : Mono.just(charge.outcome()));
     }
 
     @Override
-    public Mono<GatewayCharge> findCharge(String paymentId, int attempt) {
+    public Mono<GatewayOutcome> find(ChargeRequest request) {
+        return charge(request.paymentId(), request.attempt()).map(SandboxCharge::outcome);
+    }
+
+    /** The charge made for this payment attempt, if any. */
+    public Mono<SandboxCharge> charge(String paymentId, int attempt) {
         return db.sql("""
                         select id, payment_id, attempt, amount, currency, status, failure_reason
                         from sandbox_charges where payment_id = :payment and attempt = :attempt""")
@@ -63,7 +74,7 @@ public class SandboxGateway implements PaymentGateway {
     }
 
     /** Every charge the sandbox holds for a payment, oldest attempt first. */
-    public Flux<GatewayCharge> chargesFor(String paymentId) {
+    public Flux<SandboxCharge> chargesFor(String paymentId) {
         return db.sql("""
                         select id, payment_id, attempt, amount, currency, status, failure_reason
                         from sandbox_charges where payment_id = :payment order by attempt""")
@@ -73,7 +84,7 @@ public class SandboxGateway implements PaymentGateway {
     }
 
     /** Creates the attempt's charge, or finds the one already there, in one round trip. */
-    private Mono<GatewayCharge> chargeOnce(ChargeRequest request) {
+    private Mono<SandboxCharge> chargeOnce(ChargeRequest request) {
         Instant now = Timestamps.now(clock);
         return db.sql("""
                         with inserted as (
@@ -100,8 +111,8 @@ public class SandboxGateway implements PaymentGateway {
                 .one();
     }
 
-    private static GatewayCharge charge(Readable row) {
-        return new GatewayCharge(row.get("id", String.class), row.get("payment_id", String.class),
+    private static SandboxCharge charge(Readable row) {
+        return new SandboxCharge(row.get("id", String.class), row.get("payment_id", String.class),
                 row.get("attempt", Integer.class), row.get("amount", Long.class), row.get("currency", String.class),
                 row.get("status", String.class), row.get("failure_reason", String.class));
     }

@@ -1,6 +1,6 @@
 package com.payorch.gateway.sandbox;
 
-import com.payorch.webhooks.WebhookSecret;
+import com.payorch.signing.WebhookSecret;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,7 +1,6 @@
 package com.payorch.gateway.sandbox;
 
 import tools.jackson.databind.json.JsonMapper;
-import com.payorch.gateway.GatewayCharge;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,7 @@ record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
     private static final JsonMapper JSON = new JsonMapper();
 
     /** `payment.processing`, then `payment.succeeded` or `payment.failed`. */
-    static List<SandboxWebhook> forSettledCharge(GatewayCharge charge) {
+    static List<SandboxWebhook> forSettledCharge(SandboxCharge charge) {
         String outcome = switch (charge.status()) {
             case "succeeded", "failed" -> charge.status();
             default -> throw new IllegalArgumentException("charge " + charge.id() + " is not settled");
@@ -23,9 +22,10 @@ record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
         return List.of(of(charge, "processing"), of(charge, outcome));
     }
 
-    private static SandboxWebhook of(GatewayCharge charge, String status) {
+    private static SandboxWebhook of(SandboxCharge charge, String status) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("paymentId", charge.paymentId());
+        data.put("chargeId", charge.id());
         data.put("amount", charge.amount());
         data.put("currency", charge.currency());
         if (status.equals("failed")) {

@@ -1,6 +1,5 @@
 package com.payorch.gateway.sandbox;
 
-import com.payorch.gateway.GatewayCharge;
 import java.time.Duration;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -24,7 +23,7 @@ class SandboxWebhookBacklog {
     }
 
     /** Leases up to `limit` charges whose webhooks are due, oldest settlement first. */
-    Flux<GatewayCharge> lease(int limit, Duration leaseFor) {
+    Flux<SandboxCharge> lease(int limit, Duration leaseFor) {
         return db.sql("""
                         update sandbox_charges
                         set webhooks_leased_until = now() + make_interval(secs => :leaseSeconds)
@@ -37,7 +36,7 @@ class SandboxWebhookBacklog {
                         returning id, payment_id, attempt, amount, currency, status, failure_reason""")
                 .bind("leaseSeconds", (double) leaseFor.toMillis() / 1000)
                 .bind("limit", limit)
-                .map(row -> new GatewayCharge(row.get("id", String.class), row.get("payment_id", String.class),
+                .map(row -> new SandboxCharge(row.get("id", String.class), row.get("payment_id", String.class),
                         row.get("attempt", Integer.class), row.get("amount", Long.class),
                         row.get("currency", String.class), row.get("status", String.class),
                         row.get("failure_reason", String.class)))

@@ -1,6 +1,5 @@
 package com.payorch.gateway.sandbox;
 
-import com.payorch.gateway.GatewayCharge;
 import com.payorch.gateway.sandbox.SandboxWebhookBacklog.Outcome;
 import java.net.URI;
 import java.time.Duration;
@@ -61,7 +60,7 @@ class SandboxWebhookDispatcher {
                 });
     }
 
-    private void start(GatewayCharge charge, URI uri) {
+    private void start(SandboxCharge charge, URI uri) {
         inFlight.incrementAndGet();
         Mono.defer(() -> deliver(charge, uri))
                 .flatMap(outcome -> backlog.finish(charge.id(), outcome))
@@ -70,7 +69,7 @@ class SandboxWebhookDispatcher {
                         + "sent again when the lease runs out", charge.paymentId(), e.toString()));
     }
 
-    private Mono<Outcome> deliver(GatewayCharge charge, URI uri) {
+    private Mono<Outcome> deliver(SandboxCharge charge, URI uri) {
         List<SandboxWebhook> webhooks = SandboxWebhook.forSettledCharge(charge);
         List<SandboxWebhook> inOrder = options.reverseOrder() ? List.of(webhooks.get(1), webhooks.get(0)) : webhooks;
         int copies = options.deliverTwice() ? 2 : 1;

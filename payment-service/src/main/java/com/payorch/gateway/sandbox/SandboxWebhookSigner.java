@@ -1,7 +1,7 @@
 package com.payorch.gateway.sandbox;
 
-import com.payorch.webhooks.WebhookHeaders;
-import com.payorch.webhooks.WebhookSecret;
+import com.payorch.signing.WebhookHeaders;
+import com.payorch.signing.WebhookSecret;
 import java.time.Instant;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;

@@ -66,9 +66,9 @@ class SandboxWebhookDeliveryTest extends ApiTest {
                 .containsExactly("msg_" + chargeId + "_processing", "msg_" + chargeId + "_succeeded");
         assertThat(received).extracting(Received::body).containsExactly(
                 "{\"type\":\"payment.processing\",\"data\":{\"paymentId\":\"" + paymentId
-                        + "\",\"amount\":12000,\"currency\":\"JPY\"}}",
+                        + "\",\"chargeId\":\"" + chargeId + "\",\"amount\":12000,\"currency\":\"JPY\"}}",
                 "{\"type\":\"payment.succeeded\",\"data\":{\"paymentId\":\"" + paymentId
-                        + "\",\"amount\":12000,\"currency\":\"JPY\"}}");
+                        + "\",\"chargeId\":\"" + chargeId + "\",\"amount\":12000,\"currency\":\"JPY\"}}");
         assertThat(received).allSatisfy(webhook -> {
             assertThat(webhook.signatureValid()).isTrue();
             assertThat(webhook.contentType()).isEqualTo("application/json");
@@ -84,7 +84,7 @@ class SandboxWebhookDeliveryTest extends ApiTest {
 
         assertThat(received).extracting(Received::type).containsExactly("payment.processing", "payment.failed");
         assertThat(received.get(1).body()).isEqualTo("{\"type\":\"payment.failed\",\"data\":{\"paymentId\":\""
-                + paymentId + "\",\"amount\":12000,\"currency\":\"JPY\",\"failureReason\":\"card_declined\"}}");
+                + paymentId + "\",\"chargeId\":\"" + chargeOf(paymentId) + "\",\"amount\":12000,\"currency\":\"JPY\",\"failureReason\":\"card_declined\"}}");
         assertThat(received).allMatch(Received::signatureValid);
         assertThat(chargeStatus(paymentId)).isEqualTo("failed");
     }

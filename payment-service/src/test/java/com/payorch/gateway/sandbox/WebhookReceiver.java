@@ -2,7 +2,7 @@ package com.payorch.gateway.sandbox;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import com.payorch.webhooks.WebhookSignatureVerifier;
+import com.payorch.signing.WebhookSignatureVerifier;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

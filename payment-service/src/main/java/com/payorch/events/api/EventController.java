@@ -1,4 +1,8 @@
-package com.payorch.events;
+package com.payorch.events.api;
+
+import com.payorch.events.Event;
+import com.payorch.events.EventStore;
+import com.payorch.events.EventType;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -32,8 +36,7 @@ public class EventController {
                                                        @RequestParam(required = false) String type,
                                                        Principal principal) {
         EventType eventType = type == null ? null : EventType.fromValue(type).orElseThrow(() ->
-                ApiProblem.invalidRequest("Query parameter 'type' must be one of payment.created, payment.processing,"
-                        + " payment.completed, payment.failed, booking.activated, booking.confirmation_sent."));
+                ApiProblem.invalidRequest("Query parameter 'type' must be one of " + EventType.allValues() + "."));
         return events.find(principal.getName(), paymentId, bookingId, eventType)
                 .map(this::resource)
                 .collectList()

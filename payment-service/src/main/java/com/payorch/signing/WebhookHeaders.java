@@ -1,4 +1,4 @@
-package com.payorch.webhooks;
+package com.payorch.signing;
 
 /** The Standard Webhooks headers the gateway's webhooks carry. */
 public final class WebhookHeaders {

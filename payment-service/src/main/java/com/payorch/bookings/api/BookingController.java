@@ -1,4 +1,6 @@
-package com.payorch.bookings;
+package com.payorch.bookings.api;
+
+import com.payorch.bookings.BookingStore;
 
 import com.payorch.support.Timestamps;
 import com.payorch.web.ApiProblem;

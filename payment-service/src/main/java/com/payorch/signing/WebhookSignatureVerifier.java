@@ -1,15 +1,13 @@
-package com.payorch.webhooks;
+package com.payorch.signing;
 
-import com.payorch.gateway.sandbox.SandboxGatewayProperties;
+
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpHeaders;
-import org.springframework.stereotype.Component;
 
 /**
  * Checks the Standard Webhooks signature of a gateway webhook on its raw bytes, before anything parses them.
@@ -17,7 +15,6 @@ import org.springframework.stereotype.Component;
  * secret and the timestamp is within {@value #TOLERANCE_SECONDS} s of the clock, either way. Everything else,
  * including garbled input, is simply invalid: this never throws and never logs the body or the secret.
  */
-@Component
 public class WebhookSignatureVerifier {
 
     static final long TOLERANCE_SECONDS = 300;
@@ -26,11 +23,6 @@ public class WebhookSignatureVerifier {
 
     private final WebhookSecret secret;
     private final Clock clock;
-
-    @Autowired
-    public WebhookSignatureVerifier(SandboxGatewayProperties properties, Clock clock) {
-        this(properties.webhookSecret(), clock);
-    }
 
     public WebhookSignatureVerifier(String secret, Clock clock) {
         this.secret = WebhookSecret.parse(secret);

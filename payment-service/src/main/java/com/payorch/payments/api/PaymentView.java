@@ -1,4 +1,9 @@
-package com.payorch.payments;
+package com.payorch.payments.api;
+
+import com.payorch.payments.Attempt;
+import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentWithHistory;
+import com.payorch.payments.PaymentTransition;
 
 import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Timestamps;
@@ -13,9 +18,14 @@ public class PaymentView {
     record HistoryEntry(String from, String to, String event, String source, String sourceId, String at) {
     }
 
+    record AttemptEntry(int number, String connector, String reference, String status, String failureReason,
+                        String createdAt) {
+    }
+
     record Resource(String id, String bookingId, long amount, String currency, String status, long version,
-                    String paymentMethod, String failureReason, String createdAt, String updatedAt,
-                    List<HistoryEntry> history) {
+                    String paymentMethod, String failureReason, int attempt, String connector,
+                    String connectorReference, List<AttemptEntry> attempts, long amountRefunded, String createdAt,
+                    String updatedAt, List<HistoryEntry> history) {
     }
 
     private final ObjectMapper objectMapper;
@@ -24,15 +34,18 @@ public class PaymentView {
         this.objectMapper = objectMapper;
     }
 
-    public Resource resource(Payment payment, List<PaymentTransition> history) {
+    public Resource resource(PaymentWithHistory found) {
+        Payment payment = found.payment();
         return new Resource(payment.id(), payment.bookingId(), payment.amount(), payment.currency(),
                 payment.status().name(), payment.version(), payment.paymentMethod(), payment.failureReason(),
+                payment.attempt(), payment.connector(), found.currentAttempt().reference(),
+                found.attempts().stream().map(PaymentView::entry).toList(), 0,
                 Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),
-                history.stream().map(PaymentView::entry).toList());
+                found.history().stream().map(PaymentView::entry).toList());
     }
 
-    public byte[] render(Payment payment, List<PaymentTransition> history) {
-        return json(resource(payment, history));
+    public byte[] render(PaymentWithHistory found) {
+        return json(resource(found));
     }
 
     public byte[] renderList(List<Resource> resources) {
@@ -41,6 +54,11 @@ public class PaymentView {
 
     public static String etag(Payment payment) {
         return "\"" + payment.version() + "\"";
+    }
+
+    private static AttemptEntry entry(Attempt a) {
+        return new AttemptEntry(a.number(), a.connector(), a.reference(), a.status().name(), a.failureReason(),
+                Timestamps.format(a.createdAt()));
     }
 
     private static HistoryEntry entry(PaymentTransition t) {

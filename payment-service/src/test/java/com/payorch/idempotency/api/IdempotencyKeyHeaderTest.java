@@ -1,4 +1,4 @@
-package com.payorch.idempotency;
+package com.payorch.idempotency.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

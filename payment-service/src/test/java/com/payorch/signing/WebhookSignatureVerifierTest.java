@@ -1,4 +1,6 @@
-package com.payorch.webhooks;
+package com.payorch.signing;
+
+import com.payorch.signing.WebhookSecret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package com.payorch.idempotency;
+package com.payorch.idempotency.api;
 
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;

@@ -1,4 +1,6 @@
-package com.payorch.payments;
+package com.payorch.payments.api;
+
+import com.payorch.payments.NewPayment;
 
 import tools.jackson.databind.JsonNode;
 import com.payorch.web.ApiProblem;

@@ -1,18 +1,24 @@
-package com.payorch.payments;
+package com.payorch.payments.api;
 
-import tools.jackson.databind.JsonNode;
-import com.payorch.idempotency.IdempotencyKeyHeader;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
-import com.payorch.statemachine.PaymentEvent;
+import com.payorch.idempotency.api.IdempotencyKeyHeader;
+import com.payorch.payments.IdempotentPaymentFlow;
+import com.payorch.payments.NewPayment;
+import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentNotFound;
+import com.payorch.payments.PaymentResponse;
+import com.payorch.payments.PaymentStore;
+import com.payorch.payments.VersionMismatch;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.Detached;
-import com.payorch.web.ProblemCode;
 import com.payorch.web.RequestBodies;
 import com.payorch.web.StrictJson;
 import java.security.Principal;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -24,6 +30,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 @RestController
 public class PaymentController {
@@ -33,19 +40,14 @@ public class PaymentController {
     private final StrictJson json;
     private final PaymentRequestParser parser;
     private final IdempotentPaymentFlow flow;
-    private final PaymentStateChanges stateChanges;
-    private final BookingGuard bookingGuard;
     private final PaymentStore payments;
     private final PaymentView view;
 
     public PaymentController(StrictJson json, PaymentRequestParser parser, IdempotentPaymentFlow flow,
-                             PaymentStateChanges stateChanges, BookingGuard bookingGuard, PaymentStore payments,
-                             PaymentView view) {
+                             PaymentStore payments, PaymentView view) {
         this.json = json;
         this.parser = parser;
         this.flow = flow;
-        this.stateChanges = stateChanges;
-        this.bookingGuard = bookingGuard;
         this.payments = payments;
         this.view = view;
     }
@@ -58,11 +60,7 @@ public class PaymentController {
             JsonNode body = json.parse(bytes);
             NewPayment newPayment = parser.parseCreate(body);
             IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
-            TransitionOrigin origin = TransitionOrigin.api(key);
-            return Detached.run(flow.execute(request,
-                    claim -> bookingGuard.guarded(stateChanges.create(merchantId, newPayment, origin),
-                            merchantId, newPayment.bookingId()),
-                    201, true));
+            return Detached.run(flow.create(request, newPayment, response(201, true)));
         }).map(PaymentController::toResponse);
     }
 
@@ -77,28 +75,19 @@ public class PaymentController {
             JsonNode body = bytes.length == 0 ? json.parse("{}".getBytes()) : json.parse(bytes);
             parser.requireEmptyObject(body);
             IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
-            TransitionOrigin origin = TransitionOrigin.api(key);
-            return Detached.run(flow.execute(request,
-                    claim -> payments.find(merchantId, paymentId)
-                            .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
-                            .flatMap(payment -> {
-                                requireVersion(payment, ifMatch);
-                                return bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY, origin, null)
-                                                .map(PaymentChange::payment),
-                                        merchantId, payment.bookingId());
-                            }),
-                    200, false));
+            return Detached.run(flow.retry(request, paymentId, payment -> requireVersion(payment, ifMatch),
+                    response(200, false)));
         }).map(PaymentController::toResponse);
     }
 
     @GetMapping("/v1/payments/{paymentId}")
     public Mono<ResponseEntity<byte[]>> get(@PathVariable String paymentId, Principal principal) {
         return payments.findWithHistory(principal.getName(), paymentId)
-                .switchIfEmpty(Mono.error(() -> paymentNotFound(paymentId)))
+                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
                 .map(found -> ResponseEntity.ok()
                         .contentType(MediaType.APPLICATION_JSON)
                         .eTag(PaymentView.etag(found.payment()))
-                        .body(view.render(found.payment(), found.history())));
+                        .body(view.render(found)));
     }
 
     @GetMapping("/v1/payments")
@@ -107,14 +96,24 @@ public class PaymentController {
             throw ApiProblem.invalidRequest(
                     "Query parameter 'bookingId' is required: 1-64 characters of A-Z a-z 0-9 _ -.");
         }
-        return payments.findByBooking(principal.getName(), bookingId).collectList()
-                .flatMap(found -> payments.historiesOf(found.stream().map(Payment::id).toList())
-                        .map(histories -> found.stream()
-                                .map(p -> view.resource(p, histories.getOrDefault(p.id(), List.of())))
-                                .toList()))
+        return payments.findByBookingWithHistory(principal.getName(), bookingId)
+                .map(view::resource)
+                .collectList()
                 .map(resources -> ResponseEntity.ok()
                         .contentType(MediaType.APPLICATION_JSON)
                         .body(view.renderList(resources)));
+    }
+
+    /** The answer stored with the idempotency key: status, `Location` (on create), `ETag` and the resource. */
+    private PaymentResponse response(int status, boolean withLocation) {
+        return found -> {
+            Map<String, String> headers = new LinkedHashMap<>();
+            if (withLocation) {
+                headers.put("Location", "/v1/payments/" + found.payment().id());
+            }
+            headers.put("ETag", PaymentView.etag(found.payment()));
+            return new StoredResponse(status, headers, view.render(found), false);
+        };
     }
 
     private IdempotentRequest idempotentRequest(ServerWebExchange exchange, String merchantId, String key,
@@ -136,13 +135,9 @@ public class PaymentController {
                 .map(tag -> tag.startsWith("W/") ? tag.substring(2) : tag)
                 .anyMatch(current::equals);
         if (!matches) {
-            throw new ApiProblem(ProblemCode.VERSION_MISMATCH, "If-Match " + ifMatch.trim()
+            throw new VersionMismatch("If-Match " + ifMatch.trim()
                     + " does not match the payment's current version " + current + ".");
         }
-    }
-
-    static ApiProblem paymentNotFound(String paymentId) {
-        return ApiProblem.notFound("No payment " + paymentId + ".");
     }
 
     private static ResponseEntity<byte[]> toResponse(StoredResponse response) {

@@ -1,6 +1,8 @@
-package com.payorch.gateway.sandbox;
+package com.payorch.gateway.sandbox.api;
 
-import com.payorch.gateway.GatewayCharge;
+import com.payorch.gateway.sandbox.SandboxCharge;
+import com.payorch.gateway.sandbox.SandboxGateway;
+
 import com.payorch.payments.PaymentStore;
 import com.payorch.web.ApiProblem;
 import java.security.Principal;
@@ -24,7 +26,7 @@ public class SandboxChargeController {
     }
 
     @GetMapping("/v1/sandbox/charges")
-    public Mono<Map<String, List<GatewayCharge>>> charges(@RequestParam(required = false) String paymentId,
+    public Mono<Map<String, List<SandboxCharge>>> charges(@RequestParam(required = false) String paymentId,
                                                           Principal principal) {
         if (paymentId == null || paymentId.isBlank()) {
             throw ApiProblem.invalidRequest("Query parameter 'paymentId' is required.");

@@ -1,4 +1,4 @@
-package com.payorch.webhooks;
+package com.payorch.signing;
 
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookSigningException;

@@ -1,0 +1,26 @@
+package com.payorch.gateway;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A connector's word about one attempt of one payment, wherever it came from: the live submit, a webhook or the
+ * reconciler. It changes the payment only while {@code attempt} is the payment's current attempt.
+ *
+ * @param reference     the connector's id for the attempt's charge (`ch_…`, `pi_…`, a pspReference)
+ * @param failureReason the connector's reason when {@code status} is FAILED
+ */
+public record GatewayOutcome(String paymentId, int attempt, String connector, String reference, GatewayStatus status,
+                             @Nullable String failureReason) {
+
+    public GatewayOutcome {
+        Objects.requireNonNull(paymentId, "paymentId");
+        Objects.requireNonNull(connector, "connector");
+        Objects.requireNonNull(reference, "reference");
+        Objects.requireNonNull(status, "status");
+    }
+
+    public boolean tookMoney() {
+        return status == GatewayStatus.SUCCEEDED;
+    }
+}

@@ -1,0 +1,92 @@
+package com.payorch.payments;
+
+import com.payorch.events.EventStore;
+import com.payorch.events.EventType;
+import com.payorch.gateway.GatewayOutcome;
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.support.Timestamps;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * Applies a connector's outcome to its payment, the same way whoever brought it (the live submit, a webhook, the
+ * reconciler), inside the caller's transaction and against the payment as read in it:
+ * <ul>
+ *   <li>about the current attempt: the steps of {@link OutcomeSteps} through {@link PaymentStateChanges}, or nothing
+ *       when the outcome is late or out of order;</li>
+ *   <li>about a superseded attempt: never a change of the payment; if that attempt took the money, it is an
+ *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event.</li>
+ * </ul>
+ * The caller's versioned write makes this safe against a RETRY that starts a new attempt meanwhile.
+ */
+@Component
+public class GatewayOutcomes {
+
+    private static final Logger log = LoggerFactory.getLogger(GatewayOutcomes.class);
+
+    private final PaymentStateChanges stateChanges;
+    private final PaymentStore payments;
+    private final EventStore events;
+    private final Clock clock;
+
+    public GatewayOutcomes(PaymentStateChanges stateChanges, PaymentStore payments, EventStore events, Clock clock) {
+        this.stateChanges = stateChanges;
+        this.payments = payments;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    public Mono<OutcomeResult> apply(Payment current, GatewayOutcome outcome, TransitionOrigin origin) {
+        if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
+            return superseded(current, outcome);
+        }
+        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status());
+        if (steps.isEmpty()) {
+            return payments.recordReference(current.id(), current.attempt(), outcome.reference())
+                    .thenReturn(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
+        }
+        String failureReason = outcome.failureReason() != null ? outcome.failureReason() : "failed";
+        List<PaymentChange> changes = new ArrayList<>();
+        Mono<Payment> chain = Mono.just(current);
+        for (PaymentEvent step : steps) {
+            chain = chain.flatMap(payment -> stateChanges.apply(payment, step, origin, failureReason,
+                            outcome.reference())
+                    .doOnNext(changes::add)
+                    .map(PaymentChange::payment));
+        }
+        return chain.map(last -> new OutcomeResult(OutcomeResult.Kind.APPLIED, last, changes));
+    }
+
+    private Mono<OutcomeResult> superseded(Payment current, GatewayOutcome outcome) {
+        if (!outcome.tookMoney()) {
+            return Mono.just(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
+        }
+        return payments.markOrphaned(current.id(), outcome.attempt(), outcome.reference())
+                .flatMap(first -> first ? orphanedEvent(current, outcome) : Mono.empty())
+                .thenReturn(new OutcomeResult(OutcomeResult.Kind.ORPHANED, current, List.of()));
+    }
+
+    private Mono<Void> orphanedEvent(Payment payment, GatewayOutcome outcome) {
+        log.warn("Orphaned charge: payment={} merchant={} attempt={} connector={} reference={} (current attempt {})",
+                payment.id(), payment.merchantId(), outcome.attempt(), outcome.connector(), outcome.reference(),
+                payment.attempt());
+        Instant now = Timestamps.now(clock);
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("paymentId", payment.id());
+        data.put("attempt", outcome.attempt());
+        data.put("connector", outcome.connector());
+        data.put("reference", outcome.reference());
+        data.put("amount", payment.amount());
+        data.put("currency", payment.currency());
+        return events.append(payment.merchantId(), EventType.CHARGE_ORPHANED, payment.id(), payment.bookingId(), data,
+                now).then();
+    }
+}

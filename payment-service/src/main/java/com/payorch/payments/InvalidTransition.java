@@ -1,0 +1,13 @@
+package com.payorch.payments;
+
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.Refusal;
+
+/** The life cycle does not allow this event in the payment's current status. */
+public class InvalidTransition extends Refusal {
+
+    public InvalidTransition(PaymentStatus from, PaymentEvent event) {
+        super("Event " + event + " is not allowed for a payment in status " + from + ".");
+    }
+}

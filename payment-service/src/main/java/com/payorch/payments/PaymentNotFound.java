@@ -1,0 +1,11 @@
+package com.payorch.payments;
+
+import com.payorch.support.Refusal;
+
+/** No such payment for this merchant (another merchant's payment is not found either). */
+public class PaymentNotFound extends Refusal {
+
+    public PaymentNotFound(String paymentId) {
+        super("No payment " + paymentId + ".");
+    }
+}

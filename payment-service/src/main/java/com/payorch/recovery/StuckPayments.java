@@ -1,0 +1,56 @@
+package com.payorch.recovery;
+
+import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentStore;
+import com.payorch.statemachine.PaymentStatus;
+import java.time.Duration;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+
+/**
+ * Finds payments stuck in a status. Every time compared is the database's (`changed_at`, `started_at` and `now()`),
+ * so instances whose clocks disagree still agree on what is stuck.
+ */
+@Component
+class StuckPayments {
+
+    /** A stuck payment, and whether its current attempt began longer ago than the give-up horizon. */
+    record Stuck(Payment payment, boolean overdue) {
+    }
+
+    private final DatabaseClient db;
+
+    StuckPayments(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /**
+     * Payments of any merchant left in `status` for longer than `quietFor`, oldest first, leaving out those a
+     * recovery job of `claimKind` holds a lease on (so a payment that stays stuck does not crowd out the others).
+     */
+    Flux<Stuck> find(PaymentStatus status, Duration quietFor, Duration giveUpAfter, String claimKind, int limit) {
+        return db.sql("select " + prefixed() + ", a.started_at < now() - make_interval(secs => :giveUp) as overdue"
+                        + " from payments p join payment_attempts a on a.payment_id = p.id and a.number = p.attempt"
+                        + " where p.status = :status and p.changed_at < now() - make_interval(secs => :seconds)"
+                        + " and not exists (select 1 from work_claims c where c.kind = :kind and c.item_id = p.id"
+                        + " and c.claimed_until > now())"
+                        + " order by p.changed_at limit :limit")
+                .bind("status", status.name())
+                .bind("kind", claimKind)
+                .bind("seconds", seconds(quietFor))
+                .bind("giveUp", seconds(giveUpAfter))
+                .bind("limit", limit)
+                .map(row -> new Stuck(PaymentStore.payment(row), Boolean.TRUE.equals(row.get("overdue", Boolean.class))))
+                .all();
+    }
+
+    private static String prefixed() {
+        return String.join(", ", java.util.Arrays.stream(PaymentStore.COLUMNS.split(","))
+                .map(String::trim).map(column -> "p." + column).toList());
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
+    }
+}
