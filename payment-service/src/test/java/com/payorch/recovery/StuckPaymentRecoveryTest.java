@@ -82,4 +82,17 @@ class StuckPaymentRecoveryTest extends ApiTest {
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(other)));
         assertThat(statusOf(paymentId)).isEqualTo("PROCESSING");
     }
+
+    @Test
+    void aProcessingPaymentWhoseChargeTheGatewayDoesNotHoldIsResubmittedNotLeftProcessing() {
+        String paymentId = createPayment(unique("bk"), "pm_card_ok");
+        db.sql("delete from sandbox_charges where payment_id = $1").bind(0, paymentId).then()
+                .block(Duration.ofSeconds(10));
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() ->
+                count("select count(*) from sandbox_charges where payment_id = $1 and attempt = 1", paymentId) == 1);
+        assertThat(statusOf(paymentId)).isEqualTo("PROCESSING");
+        gatewaySettles(paymentId, "succeeded", null);
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(paymentId)));
+    }
 }

@@ -1,0 +1,75 @@
+package com.payorch.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The module map of docs/architecture.md, enforced. Each package is a slice; HTTP adapters of a feature live in its
+ * {@code api} sub-package, so the feature itself never depends on the web layer, and the web layer may map the
+ * feature's exceptions to problem responses without a cycle.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("com.payorch");
+    }
+
+    @Test
+    void packagesHaveNoCycles() {
+        slices().matching("com.payorch.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void springStatemachineStaysInsideStatemachineConfig() {
+        noClasses().that().resideOutsideOfPackage("com.payorch.statemachine..")
+                .should().dependOnClassesThat().resideInAPackage("org.springframework.statemachine..")
+                .check(classes);
+    }
+
+    @Test
+    void theDomainDoesNotDependOnTheWebLayer() {
+        noClasses().that().resideInAnyPackage("com.payorch.payments", "com.payorch.idempotency",
+                        "com.payorch.gateway", "com.payorch.gateway.sandbox", "com.payorch.webhooks",
+                        "com.payorch.bookings", "com.payorch.events", "com.payorch.recovery", "com.payorch.outbox",
+                        "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support")
+                .should().dependOnClassesThat().resideInAnyPackage("com.payorch.web..", "..api..")
+                .check(classes);
+    }
+
+    @Test
+    void theGatewayPortKnowsNoConnectorAndNoPayment() {
+        noClasses().that().resideInAPackage("com.payorch.gateway")
+                .should().dependOnClassesThat().resideInAnyPackage("com.payorch.gateway.sandbox..",
+                        "com.payorch.payments..", "com.payorch.webhooks..", "com.payorch.web..")
+                .check(classes);
+    }
+
+    @Test
+    void controllersLiveInApiPackages() {
+        classes().that().areAnnotatedWith(RestController.class)
+                .and().resideOutsideOfPackage("com.payorch.benchmark")
+                .should().resideInAPackage("..api")
+                .check(classes);
+    }
+
+    @Test
+    void onlyTheWebLayerBuildsProblemResponses() {
+        noClasses().that().resideOutsideOfPackages("com.payorch.web..", "..api..", "com.payorch.security..")
+                .should().dependOnClassesThat().haveSimpleName("ApiProblem")
+                .orShould().dependOnClassesThat().haveSimpleName("ProblemCode")
+                .check(classes);
+    }
+}
