@@ -15,7 +15,6 @@ import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -47,7 +46,7 @@ public class StuckPaymentRecovery {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = "${payments.recovery.interval:PT5S}", initialDelayString = "${payments.recovery.interval:PT5S}")
+    /** One look for stuck PENDING payments; run every `payments.recovery.interval` by {@link RecoveryJobs}. */
     public Mono<Long> resubmitPending() {
         return claimed(PaymentStatus.PENDING, "resubmit", properties.pendingAfter())
                 .concatMap(payment -> gateway.submit(new ChargeRequest(payment.id(), payment.attempt(),
@@ -62,7 +61,7 @@ public class StuckPaymentRecovery {
                 .onErrorResume(e -> logged("resubmitting PENDING payments", e));
     }
 
-    @Scheduled(fixedDelayString = "${payments.recovery.interval:PT5S}", initialDelayString = "${payments.recovery.interval:PT5S}")
+    /** One look for stuck PROCESSING payments; run every `payments.recovery.interval` by {@link RecoveryJobs}. */
     public Mono<Long> reconcileProcessing() {
         return claimed(PaymentStatus.PROCESSING, "reconcile", properties.processingAfter())
                 .concatMap(payment -> gateway.findCharge(payment.id(), payment.attempt())
