@@ -23,8 +23,12 @@ import reactor.core.publisher.Mono;
  * transaction, the booking_confirmations row marked sent and the `booking.confirmation_sent` event. Redeliveries
  * find the row sent and do nothing; a racing delivery finds it claimed and fails, to be retried later.
  *
+ * <p>Sending and recording are one unit that is not cancelled when the relay stops waiting for the delivery: a slow
+ * mail server's late acceptance is still recorded, so the relay's next attempt finds the confirmation sent.
+ *
  * <p>The one duplicate this cannot prevent: the process dies after the mail server accepted the message and before
- * the row is marked sent. The claim then expires and a redelivery sends again, with the same Message-ID.
+ * the row is marked sent, or a send outlasts `payments.confirmations.claim-timeout` (keep it well above the SMTP
+ * time-outs). The claim then expires and a redelivery sends again, with the same Message-ID.
  */
 @Component
 class BookingConfirmationConsumer implements OutboxConsumer {
@@ -97,7 +101,7 @@ class BookingConfirmationConsumer implements OutboxConsumer {
     }
 
     private Mono<Void> sendAndRecord(ConfirmationMessage message, UUID token) {
-        return Mono.defer(() -> faults.takeFailureBeforeSending()
+        Mono<Void> sendThenRecord = Mono.defer(() -> faults.takeFailureBeforeSending()
                         ? Mono.<ConfirmationMailer.Channel>error(new IllegalStateException("simulated failure before sending"))
                         : mailer.send(message))
                 .onErrorResume(sendFailure -> confirmations.release(message.merchantId(), message.bookingId(), token)
@@ -108,7 +112,11 @@ class BookingConfirmationConsumer implements OutboxConsumer {
                                 .description("Booking confirmation e-mails handed to the mail server or the log")
                                 .tag("channel", channel.name().toLowerCase())
                                 .register(meters)
-                                .increment()))
+                                .increment()));
+        // One unit that no cancellation stops: the blocking SMTP send cannot be taken back once begun, so when the
+        // relay stops waiting (payments.outbox.delivery-timeout) the send still ends in markSent (or release), and
+        // the relay's next attempt finds the confirmation sent instead of sending it again once the claim expires.
+        return Mono.fromFuture(sendThenRecord::toFuture, true)
                 .then(Mono.defer(() -> faults.takeFailureAfterRecording()
                         ? Mono.error(new IllegalStateException("simulated crash after recording the confirmation"))
                         : Mono.empty()));

@@ -2,7 +2,6 @@ package com.payorch.idempotency;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -20,8 +19,7 @@ public class ExpiredKeyCleanup {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = "${payments.idempotency.cleanup-interval:PT1M}",
-            initialDelayString = "${payments.idempotency.cleanup-interval:PT1M}")
+    /** One clean-up, batch after batch until none is full; run every `cleanup-interval` by {@link IdempotencyJobs}. */
     public Mono<Long> deleteExpiredKeys() {
         int batch = properties.cleanupBatchSize();
         return keys.deleteExpired(batch)

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -40,7 +39,7 @@ class OutboxMetrics {
                 .increment();
     }
 
-    @Scheduled(fixedDelayString = "${payments.outbox.backlog-refresh:" + OutboxProperties.DEFAULT_BACKLOG_REFRESH + "}")
+    /** One refresh; run every `backlog-refresh` by {@link OutboxJobs}. */
     public Mono<Void> refreshBacklog() {
         return queue.countUndispatched()
                 .doOnNext(backlog::set)

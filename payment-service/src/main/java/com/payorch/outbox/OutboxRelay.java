@@ -10,7 +10,6 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -41,8 +40,10 @@ public class OutboxRelay {
                 () -> new EnumMap<>(EventType.class), Collectors.toList()));
     }
 
-    /** One run: batches until one comes back less than full. Runs never overlap within an instance (fixed delay). */
-    @Scheduled(fixedDelayString = "${payments.outbox.poll-interval:" + OutboxProperties.DEFAULT_POLL_INTERVAL + "}")
+    /**
+     * One run: batches until one comes back less than full. Run every `poll-interval` by {@link OutboxJobs}; runs
+     * never overlap within an instance (fixed delay).
+     */
     public Mono<Void> relayDueEvents() {
         return relayBatch()
                 .expand(claimed -> claimed == properties.batchSize() ? relayBatch() : Mono.empty())
@@ -81,8 +82,9 @@ public class OutboxRelay {
         return Flux.fromIterable(consumersOf(claimed))
                 .concatMap(consumer -> Mono.defer(() -> consumer.deliver(claimed.toEvent(type))))
                 .then()
-                // A hung consumer must not stall this instance's relay (runs never overlap); its claim is over anyway.
-                .timeout(properties.lease())
+                // A hung consumer must not stall this instance's relay (runs never overlap); the lease is longer, so
+                // no other instance delivers the event while this one still waits for it.
+                .timeout(properties.deliveryTimeout())
                 .then(Mono.just(true))
                 .onErrorResume(error -> recordFailure(claimed, token, error).thenReturn(false))
                 .flatMap(delivered -> delivered

@@ -16,7 +16,6 @@ import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -60,7 +59,7 @@ public class StuckPaymentRecovery {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = "${payments.recovery.interval:PT5S}", initialDelayString = "${payments.recovery.interval:PT5S}")
+    /** One look for stuck PENDING payments; run every `payments.recovery.interval` by {@link RecoveryJobs}. */
     public Mono<Long> resubmitPending() {
         return claimed(PaymentStatus.PENDING, "resubmit", properties.pendingAfter())
                 .concatMap(stuck -> (stuck.overdue() ? giveUp(stuck.payment()) : resubmit(stuck.payment()))
@@ -72,7 +71,7 @@ public class StuckPaymentRecovery {
                 .onErrorResume(e -> logged("resubmitting PENDING payments", e));
     }
 
-    @Scheduled(fixedDelayString = "${payments.recovery.interval:PT5S}", initialDelayString = "${payments.recovery.interval:PT5S}")
+    /** One look for stuck PROCESSING payments; run every `payments.recovery.interval` by {@link RecoveryJobs}. */
     public Mono<Long> reconcileProcessing() {
         return claimed(PaymentStatus.PROCESSING, "reconcile", properties.processingAfter())
                 .concatMap(stuck -> gateway.find(stuck.payment().chargeRequest())

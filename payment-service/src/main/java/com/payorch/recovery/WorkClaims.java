@@ -37,4 +37,22 @@ public class WorkClaims {
                 .one()
                 .defaultIfEmpty(false);
     }
+
+    /**
+     * Deletes up to `batchSize` claims whose lease ran out more than `retention` ago (database clock). A run-out
+     * claim means the same as no row, so this changes no decision; it only keeps the table small.
+     */
+    public Mono<Long> deleteExpired(Duration retention, int batchSize) {
+        return db.sql("""
+                        delete from work_claims
+                        where ctid = any(array(
+                                  select ctid from work_claims
+                                  where claimed_until < now() - make_interval(secs => :retentionSeconds)
+                                  order by claimed_until
+                                  limit :batch))
+                          and claimed_until < now() - make_interval(secs => :retentionSeconds)""")
+                .bind("retentionSeconds", (double) retention.toSeconds())
+                .bind("batch", batchSize)
+                .fetch().rowsUpdated();
+    }
 }

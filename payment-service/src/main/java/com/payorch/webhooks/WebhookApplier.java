@@ -14,10 +14,7 @@ import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
 import com.payorch.support.Timestamps;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -40,18 +37,18 @@ public class WebhookApplier {
     private final RetryingTransaction transaction;
     private final PaymentMetrics metrics;
     private final Clock clock;
-    private final Map<String, PaymentGateway> gateways;
+    private final PaymentGateway gateway;
 
     public WebhookApplier(PaymentStore payments, GatewayOutcomes outcomes, WebhookReceipts receipts,
                           RetryingTransaction transaction, PaymentMetrics metrics, Clock clock,
-                          List<PaymentGateway> gateways) {
+                          PaymentGateway gateway) {
         this.payments = payments;
         this.outcomes = outcomes;
         this.receipts = receipts;
         this.transaction = transaction;
         this.metrics = metrics;
         this.clock = clock;
-        this.gateways = gateways.stream().collect(Collectors.toMap(PaymentGateway::name, g -> g));
+        this.gateway = gateway;
     }
 
     public Mono<WebhookOutcome> apply(String connector, ConnectorNotification notification) {
@@ -91,8 +88,7 @@ public class WebhookApplier {
     }
 
     private Mono<Integer> askConnector(String connector, Payment payment, String reference) {
-        PaymentGateway gateway = gateways.get(connector);
-        if (gateway == null) {
+        if (!gateway.name().equals(connector)) {
             return Mono.empty();
         }
         return payments.attemptsWithoutReference(payment.id(), connector)

@@ -1,5 +1,6 @@
 package com.payorch.webhooks;
 
+import java.time.Duration;
 import java.time.Instant;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.Parameter;
@@ -42,5 +43,20 @@ public class WebhookReceipts {
                 .bind("detail", Parameter.fromOrEmpty(detail, String.class))
                 .bind("id", webhookId)
                 .then();
+    }
+
+    /** Deletes up to `batchSize` receipts received more than `retention` ago (database clock); answers how many. */
+    public Mono<Long> deleteOlderThan(Duration retention, int batchSize) {
+        return db.sql("""
+                        delete from webhook_receipts
+                        where ctid = any(array(
+                                  select ctid from webhook_receipts
+                                  where received_at < now() - make_interval(secs => :retentionSeconds)
+                                  order by received_at
+                                  limit :batch))
+                          and received_at < now() - make_interval(secs => :retentionSeconds)""")
+                .bind("retentionSeconds", (double) retention.toSeconds())
+                .bind("batch", batchSize)
+                .fetch().rowsUpdated();
     }
 }

@@ -1,13 +1,18 @@
 package com.payorch.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class OutboxPropertiesTest {
 
-    private final OutboxProperties defaults = new OutboxProperties(null, 0, 0, null, null, null, null);
+    private final OutboxProperties defaults = new OutboxProperties(null, 0, 0, null, null, null, null, null);
 
     @Test
     void defaultsLiveInCode() {
@@ -16,6 +21,21 @@ class OutboxPropertiesTest {
         assertThat(defaults.concurrency()).isEqualTo(4);
         assertThat(defaults.lease()).isEqualTo(Duration.ofMinutes(1));
         assertThat(defaults.maxBackoff()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.backlogRefresh()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.deliveryTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aLeaseNotLongerThanTheDeliveryTimeoutStopsTheStart() {
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.lease", "PT30S")))
+                .isInstanceOf(BindException.class)
+                .rootCause().hasMessageStartingWith("payments.outbox.lease (PT30S) must be longer than"
+                        + " payments.outbox.delivery-timeout (PT30S)");
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.lease", "PT1M", "payments.outbox.delivery-timeout", "PT2M")))
+                .isInstanceOf(BindException.class)
+                .rootCause().hasMessageContaining("payments.outbox.lease (PT1M) must be longer than");
+        assertThat(bind(Map.of("payments.outbox.lease", "PT5S", "payments.outbox.delivery-timeout", "PT4S")).lease())
+                .isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
@@ -32,5 +52,10 @@ class OutboxPropertiesTest {
     void errorSummariesAreShort() {
         String summary = OutboxRelay.summary(new IllegalStateException("x".repeat(2000)));
         assertThat(summary).startsWith("IllegalStateException: x").hasSize(500);
+    }
+
+    private static OutboxProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("payments.outbox", OutboxProperties.class);
     }
 }

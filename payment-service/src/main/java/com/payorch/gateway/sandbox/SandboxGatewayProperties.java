@@ -16,19 +16,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * <li>`deliver-twice`, `reverse-order` (false): misbehave as real gateways do: every webhook sent twice with the
  *     same id; the outcome before `payment.processing`;</li>
  * <li>`delivery.*`: how hard one webhook is retried (see {@link Delivery});</li>
- * <li>`poll-interval` ({@code PT0.25S}, read by the jobs' schedules): how often charges to settle and webhooks to
- *     deliver are looked for.</li>
+ * <li>`poll-interval` ({@code PT0.25S}): how often charges to settle and webhooks to deliver are looked for (each
+ *     job waits this long after a run before the next);</li>
+ * <li>`retention` ({@code P30D}): settled charges whose webhooks are done (or owed none) are deleted this long after
+ *     they were made, by the retention job (every `payments.retention.interval`).</li>
  * </ul>
  */
 @ConfigurationProperties("payments.gateway.sandbox")
 public record SandboxGatewayProperties(WebhookMode webhooks, String webhookSecret, Duration webhookDelay,
-                                       URI webhookUrl, boolean deliverTwice, boolean reverseOrder, Delivery delivery) {
+                                       URI webhookUrl, boolean deliverTwice, boolean reverseOrder, Delivery delivery,
+                                       Duration pollInterval, Duration retention) {
 
     /** A development default, not a secret: anyone can read it here. */
     public static final String DEVELOPMENT_WEBHOOK_SECRET = "whsec_ND6TizoORtDE/ir/gZloZLqP5sBT2eOENEVdcVM2d9Y=";
-
-    /** For the jobs' {@code @Scheduled}; an annotation needs a constant, so this default lives here too. */
-    static final String POLL_INTERVAL = "${payments.gateway.sandbox.poll-interval:PT0.25S}";
 
     public SandboxGatewayProperties {
         webhooks = webhooks != null ? webhooks : WebhookMode.AUTO;
@@ -36,6 +36,8 @@ public record SandboxGatewayProperties(WebhookMode webhooks, String webhookSecre
         WebhookSecret.parse(webhookSecret); // fail at start-up, not at the first webhook
         webhookDelay = webhookDelay != null ? webhookDelay : Duration.ofMillis(500);
         delivery = delivery != null ? delivery : new Delivery(0, null, null, null, null);
+        pollInterval = pollInterval != null ? pollInterval : Duration.ofMillis(250);
+        retention = retention != null ? retention : Duration.ofDays(30);
     }
 
     /**

@@ -6,7 +6,6 @@ import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -33,10 +32,8 @@ public class SandboxSettlement {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = SandboxGatewayProperties.POLL_INTERVAL,
-            initialDelayString = SandboxGatewayProperties.POLL_INTERVAL)
+    /** One run of the job ({@link SandboxJobs}, every `poll-interval`): never fails, a failure is logged. */
     public Mono<Long> settleDueChargesQuietly() {
-        // Spring calls a reactive @Scheduled method once and subscribes to its Mono on every run: defer the work.
         return Mono.defer(this::settleDueCharges).onErrorResume(e -> {
             log.warn("Sandbox settlement failed; the next run tries again: {}", e.toString());
             return Mono.just(0L);

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -15,7 +14,7 @@ import reactor.core.publisher.Mono;
 /**
  * With `webhooks: auto`, delivers the webhooks of settled charges: `payment.processing`, then the outcome (or the
  * other way round with `reverse-order`), each twice at once with `deliver-twice`. The poll only leases charges and
- * starts their deliveries, so one slow receiver holds up neither the poll nor the scheduler it shares.
+ * starts their deliveries, so one slow receiver does not hold up the poll.
  */
 @Component
 class SandboxWebhookDispatcher {
@@ -39,10 +38,8 @@ class SandboxWebhookDispatcher {
         this.properties = properties;
     }
 
-    @Scheduled(fixedDelayString = SandboxGatewayProperties.POLL_INTERVAL,
-            initialDelayString = SandboxGatewayProperties.POLL_INTERVAL)
+    /** One poll ({@link SandboxJobs}, every `poll-interval`): leases due charges and starts their deliveries. */
     public Mono<Void> startDueDeliveries() {
-        // Spring calls a reactive @Scheduled method once and subscribes to its Mono on every run: defer the work.
         return Mono.defer(this::startDeliveriesOnce);
     }
 

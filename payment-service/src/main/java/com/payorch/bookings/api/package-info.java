@@ -1,0 +1,4 @@
+/**
+ * {@code GET /v1/bookings/{id}}.
+ */
+package com.payorch.bookings.api;

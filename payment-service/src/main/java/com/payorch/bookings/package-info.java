@@ -1,0 +1,4 @@
+/**
+ * Bookings: created by their first payment, activated once by its COMPLETED transition.
+ */
+package com.payorch.bookings;

@@ -1,0 +1,4 @@
+/**
+ * {@code GET /v1/events}.
+ */
+package com.payorch.events.api;

@@ -1,0 +1,4 @@
+/**
+ * The transactional outbox: events written with the change they report.
+ */
+package com.payorch.events;

@@ -1,0 +1,4 @@
+/**
+ * The {@code Idempotency-Key} header.
+ */
+package com.payorch.idempotency.api;

@@ -1,0 +1,4 @@
+/**
+ * Idempotency keys: fingerprints, claims with recovery points, stored responses, expiry.
+ */
+package com.payorch.idempotency;

@@ -1,0 +1,21 @@
+package com.payorch.outbox;
+
+import com.payorch.jobs.PeriodicJob;
+import java.time.Duration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The outbox's background jobs, each on its own {@link PeriodicJob} loop; both start at once. */
+@Configuration(proxyBeanMethods = false)
+class OutboxJobs {
+
+    @Bean
+    PeriodicJob outboxRelayJob(OutboxRelay relay, OutboxProperties properties) {
+        return new PeriodicJob("outbox-relay", Duration.ZERO, properties.pollInterval(), relay::relayDueEvents);
+    }
+
+    @Bean
+    PeriodicJob outboxBacklogJob(OutboxMetrics metrics, OutboxProperties properties) {
+        return new PeriodicJob("outbox-backlog", Duration.ZERO, properties.backlogRefresh(), metrics::refreshBacklog);
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * The payments HTTP API: controller, request parsing and the payment resource.
+ */
+package com.payorch.payments.api;

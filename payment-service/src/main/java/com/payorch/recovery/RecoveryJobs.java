@@ -1,0 +1,34 @@
+package com.payorch.recovery;
+
+import com.payorch.jobs.BatchedDelete;
+import com.payorch.jobs.PeriodicJob;
+import com.payorch.jobs.RetentionProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The recovery jobs, each on its own {@link PeriodicJob} loop: resubmit and reconcile every `interval` (first run one
+ * interval after the start), and the retention of run-out `work_claims` every `payments.retention.interval`.
+ */
+@Configuration(proxyBeanMethods = false)
+class RecoveryJobs {
+
+    @Bean
+    PeriodicJob recoveryResubmitJob(StuckPaymentRecovery recovery, RecoveryProperties properties) {
+        return new PeriodicJob("recovery-resubmit", properties.interval(), properties.interval(),
+                recovery::resubmitPending);
+    }
+
+    @Bean
+    PeriodicJob recoveryReconcileJob(StuckPaymentRecovery recovery, RecoveryProperties properties) {
+        return new PeriodicJob("recovery-reconcile", properties.interval(), properties.interval(),
+                recovery::reconcileProcessing);
+    }
+
+    @Bean
+    PeriodicJob workClaimRetentionJob(WorkClaims claims, RecoveryProperties properties, RetentionProperties retention) {
+        return new PeriodicJob("work-claim-retention", retention.interval(), retention.interval(),
+                () -> BatchedDelete.untilShort("run-out work claims", retention.batchSize(),
+                        () -> claims.deleteExpired(properties.claimRetention(), retention.batchSize())));
+    }
+}

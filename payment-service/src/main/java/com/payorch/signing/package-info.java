@@ -1,0 +1,4 @@
+/**
+ * Standard Webhooks secrets, signatures and their verification.
+ */
+package com.payorch.signing;

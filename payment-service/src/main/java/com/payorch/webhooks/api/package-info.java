@@ -1,0 +1,4 @@
+/**
+ * The webhook endpoints (authenticated by signature, not by API key).
+ */
+package com.payorch.webhooks.api;

@@ -1,0 +1,93 @@
+package com.payorch.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+class PeriodicJobTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Test
+    void runsAgainAndAgainNeverTwoRunsAtOnceAndGoesOnAfterAFailure() {
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger running = new AtomicInteger();
+        AtomicBoolean overlapped = new AtomicBoolean();
+        PeriodicJob job = new PeriodicJob("counting", Duration.ZERO, Duration.ofMillis(10), () -> Mono.defer(() -> {
+            if (running.incrementAndGet() > 1) {
+                overlapped.set(true);
+            }
+            int run = started.incrementAndGet();
+            return Mono.delay(Duration.ofMillis(20))
+                    .then(run % 2 == 0 ? Mono.error(new IllegalStateException("every second run fails")) : Mono.empty())
+                    .doFinally(signal -> running.decrementAndGet());
+        }));
+        job.start();
+        try {
+            await().atMost(WAIT).until(() -> job.completedRuns() >= 6);
+        } finally {
+            job.stop();
+        }
+        assertThat(overlapped).isFalse();
+        assertThat(job.isRunning()).isFalse();
+    }
+
+    @Test
+    void aHungJobAndABlockingJobStallNoOtherJob() {
+        CountDownLatch release = new CountDownLatch(1);
+        PeriodicJob hung = new PeriodicJob("hung", Duration.ZERO, Duration.ofMillis(10), Mono::never);
+        PeriodicJob blocking = new PeriodicJob("blocking", Duration.ZERO, Duration.ofMillis(10),
+                () -> Mono.fromRunnable(() -> {
+                    try {
+                        release.await();   // what a careless job might do: block its own thread
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob healthy = new PeriodicJob("healthy", Duration.ZERO, Duration.ofMillis(10),
+                () -> Mono.fromRunnable(runs::incrementAndGet));
+        hung.start();
+        blocking.start();
+        healthy.start();
+        try {
+            await().atMost(WAIT).until(() -> runs.get() >= 20);
+            assertThat(hung.completedRuns()).isZero();
+            assertThat(blocking.completedRuns()).isZero();
+        } finally {
+            release.countDown();
+            hung.stop();
+            blocking.stop();
+            healthy.stop();
+        }
+    }
+
+    @Test
+    void waitsTheInitialDelayAndStopCancelsTheRunInProgress() {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob job = new PeriodicJob("stopping", Duration.ofMillis(200), Duration.ofMillis(10),
+                () -> Mono.fromRunnable(runs::incrementAndGet).then(Mono.never()).doOnCancel(() -> cancelled.set(true)));
+        job.start();
+        assertThat(runs).hasValue(0);
+        await().atMost(WAIT).until(() -> runs.get() == 1);
+
+        job.stop();
+
+        assertThat(cancelled).isTrue();
+        assertThat(job.isRunning()).isFalse();
+    }
+
+    @Test
+    void refusesAnIntervalOfZero() {
+        assertThatThrownBy(() -> new PeriodicJob("busy", Duration.ZERO, Duration.ZERO, Mono::empty))
+                .hasMessage("The interval of job busy must be longer than zero");
+    }
+}
