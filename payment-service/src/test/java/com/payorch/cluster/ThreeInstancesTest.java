@@ -95,7 +95,8 @@ class ThreeInstancesTest {
                         .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())), 30)
                 .collectList()
                 .block(Duration.ofSeconds(60));
-        assertThat(statuses).containsOnly(201, 409).contains(201);
+        // 409 only for requests that arrive while the first one is still running: none when the first is quick.
+        assertThat(statuses).isSubsetOf(201, 409).contains(201);
         assertThat(count("select count(*) from payments where booking_id = $1", booking)).isEqualTo(1);
         String paymentId = db.sql("select id from payments where booking_id = $1").bind(0, booking)
                 .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
