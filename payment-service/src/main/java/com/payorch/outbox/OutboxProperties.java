@@ -1,17 +1,30 @@
 package com.payorch.outbox;
 
+import com.payorch.support.Settings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * `payments.outbox.*`, defaults in code: how often the relay polls, how many events it claims at once and delivers
- * in parallel, how long a claim lasts before another instance may take the event over, and the retry backoff
- * (`initial-backoff` doubled per attempt, at most `max-backoff`). `backlog-refresh`: how often the backlog gauge
- * is read from the database.
+ * {@code payments.outbox.*}: how the relay delivers outbox events.
+ *
+ * @param pollInterval   How often each instance's relay looks for due events (read by the relay's schedule).
+ * @param batchSize      How many events one batch claims.
+ * @param concurrency    How many deliveries of a batch run at once.
+ * @param lease          How long a claim lasts before another instance may take the event over.
+ * @param initialBackoff The wait after a first failed delivery, doubled for each further attempt.
+ * @param maxBackoff     The longest wait between two deliveries of one event.
+ * @param backlogRefresh How often the payments.outbox.backlog gauge is read from the database (read by the
+ *                       gauge's schedule).
  */
 @ConfigurationProperties("payments.outbox")
-public record OutboxProperties(Duration pollInterval, int batchSize, int concurrency, Duration lease,
-                               Duration initialBackoff, Duration maxBackoff, Duration backlogRefresh) {
+public record OutboxProperties(Duration pollInterval,
+                               @DefaultValue("50") int batchSize,
+                               @DefaultValue("4") int concurrency,
+                               @DefaultValue("PT1M") Duration lease,
+                               @DefaultValue("PT1S") Duration initialBackoff,
+                               @DefaultValue("PT5M") Duration maxBackoff,
+                               Duration backlogRefresh) {
 
     /** Also the `@Scheduled` default, which cannot read this record. */
     public static final String DEFAULT_POLL_INTERVAL = "PT0.2S";
@@ -19,12 +32,9 @@ public record OutboxProperties(Duration pollInterval, int batchSize, int concurr
 
     public OutboxProperties {
         pollInterval = pollInterval != null ? pollInterval : Duration.parse(DEFAULT_POLL_INTERVAL);
-        batchSize = batchSize > 0 ? batchSize : 50;
-        concurrency = concurrency > 0 ? concurrency : 4;
-        lease = lease != null ? lease : Duration.ofMinutes(1);
-        initialBackoff = initialBackoff != null ? initialBackoff : Duration.ofSeconds(1);
-        maxBackoff = maxBackoff != null ? maxBackoff : Duration.ofMinutes(5);
         backlogRefresh = backlogRefresh != null ? backlogRefresh : Duration.parse(DEFAULT_BACKLOG_REFRESH);
+        Settings.positive("payments.outbox.batch-size", batchSize);
+        Settings.positive("payments.outbox.concurrency", concurrency);
     }
 
     /** The wait after the `attempts`-th failed delivery: initial, 2×, 4×, … capped at max-backoff. */

@@ -1,20 +1,26 @@
 package com.payorch.recovery;
 
+import com.payorch.support.Settings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * `payments.recovery.pending-after`: PENDING payments not submitted by then are resubmitted.
- * `payments.recovery.processing-after`: PROCESSING payments with no outcome by then are settled by asking the gateway.
- * `payments.recovery.interval`: how often both jobs look; `batch-size`: how many payments one look takes.
+ * {@code payments.recovery.*}: the jobs that resubmit stuck PENDING payments and settle stuck PROCESSING ones.
+ *
+ * @param pendingAfter    PENDING payments not submitted by then are resubmitted (same gateway idempotency key).
+ * @param processingAfter PROCESSING payments with no outcome by then are settled by asking the gateway.
+ * @param interval        How often both jobs look (read by the jobs' schedules).
+ * @param batchSize       How many payments one look takes.
  */
 @ConfigurationProperties("payments.recovery")
-public record RecoveryProperties(Duration pendingAfter, Duration processingAfter, Duration interval, int batchSize) {
+public record RecoveryProperties(@DefaultValue("PT30S") Duration pendingAfter,
+                                 @DefaultValue("PT5M") Duration processingAfter,
+                                 Duration interval,
+                                 @DefaultValue("20") int batchSize) {
 
     public RecoveryProperties {
-        pendingAfter = pendingAfter != null ? pendingAfter : Duration.ofSeconds(30);
-        processingAfter = processingAfter != null ? processingAfter : Duration.ofMinutes(5);
         interval = interval != null ? interval : Duration.ofSeconds(5);
-        batchSize = batchSize > 0 ? batchSize : 20;
+        Settings.positive("payments.recovery.batch-size", batchSize);
     }
 }

@@ -1,13 +1,18 @@
 package com.payorch.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class OutboxPropertiesTest {
 
-    private final OutboxProperties defaults = new OutboxProperties(null, 0, 0, null, null, null, null);
+    private final OutboxProperties defaults = bind(Map.of());
 
     @Test
     void defaultsLiveInCode() {
@@ -15,7 +20,17 @@ class OutboxPropertiesTest {
         assertThat(defaults.batchSize()).isEqualTo(50);
         assertThat(defaults.concurrency()).isEqualTo(4);
         assertThat(defaults.lease()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(defaults.initialBackoff()).isEqualTo(Duration.ofSeconds(1));
         assertThat(defaults.maxBackoff()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.backlogRefresh()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aBatchSizeOrConcurrencyBelowOneStopsTheStart() {
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.batch-size", "0")))
+                .isInstanceOf(BindException.class).rootCause().hasMessageContaining("payments.outbox.batch-size");
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.concurrency", "-1")))
+                .isInstanceOf(BindException.class).rootCause().hasMessageContaining("payments.outbox.concurrency");
     }
 
     @Test
@@ -32,5 +47,10 @@ class OutboxPropertiesTest {
     void errorSummariesAreShort() {
         String summary = OutboxRelay.summary(new IllegalStateException("x".repeat(2000)));
         assertThat(summary).startsWith("IllegalStateException: x").hasSize(500);
+    }
+
+    private static OutboxProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("payments.outbox", OutboxProperties.class);
     }
 }
