@@ -50,7 +50,8 @@ public class BookingGuard {
                 .flatMap(status -> Mono.error(refusal(status)));
     }
 
-    private static ApiProblem refusal(PaymentStatus liveStatus) {
+    /** The answer to a payment refused because the booking has a live payment in this status. */
+    static ApiProblem refusal(PaymentStatus liveStatus) {
         return liveStatus == PaymentStatus.COMPLETED
                 ? new ApiProblem(ProblemCode.BOOKING_ALREADY_PAID, "The booking is already paid.")
                 : new ApiProblem(ProblemCode.BOOKING_PAYMENT_IN_PROGRESS,

@@ -1,0 +1,38 @@
+package com.payorch.payments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.events.EventType;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.web.ApiProblem;
+import com.payorch.web.ProblemCode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Pure decisions of the payments package, table by table, without Spring or a database. */
+class PaymentDecisionsTest {
+
+    @ParameterizedTest(name = "a live payment {0} → {1}")
+    @CsvSource({
+            "PENDING,    BOOKING_PAYMENT_IN_PROGRESS, The booking has a payment in status PENDING; wait for it to complete or fail.",
+            "PROCESSING, BOOKING_PAYMENT_IN_PROGRESS, The booking has a payment in status PROCESSING; wait for it to complete or fail.",
+            "COMPLETED,  BOOKING_ALREADY_PAID,        The booking is already paid."
+    })
+    void theBookingGuardAnswersByTheLivePaymentsStatus(PaymentStatus live, ProblemCode code, String detail) {
+        ApiProblem refusal = BookingGuard.refusal(live);
+
+        assertThat(refusal.problemCode()).isEqualTo(code);
+        assertThat(refusal.detail()).isEqualTo(detail);
+    }
+
+    @ParameterizedTest(name = "→ {0} writes {1}")
+    @CsvSource({
+            "PENDING,",
+            "PROCESSING, PAYMENT_PROCESSING",
+            "COMPLETED,  PAYMENT_COMPLETED",
+            "FAILED,     PAYMENT_FAILED"
+    })
+    void eachTargetStatusWritesItsOutboxEventAndARetryNone(PaymentStatus target, EventType event) {
+        assertThat(PaymentStateChanges.eventFor(target)).isEqualTo(java.util.Optional.ofNullable(event));
+    }
+}
