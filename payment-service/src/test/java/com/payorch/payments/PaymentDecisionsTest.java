@@ -3,9 +3,11 @@ package com.payorch.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.events.EventType;
+import com.payorch.gateway.ChargeRequest;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +35,13 @@ class PaymentDecisionsTest {
             "FAILED,     PAYMENT_FAILED"
     })
     void eachTargetStatusWritesItsOutboxEventAndARetryNone(PaymentStatus target, EventType event) {
-        assertThat(PaymentStateChanges.eventFor(target)).isEqualTo(java.util.Optional.ofNullable(event));
+        assertThat(PaymentStateChanges.eventFor(target)).isEqualTo(Optional.ofNullable(event));
+    }
+
+    /** The first attempt's key is the payment id, so the gateway sees the key it always saw; a retry is a new charge. */
+    @ParameterizedTest(name = "attempt {0} → {1}")
+    @CsvSource({"1, pay_1", "2, pay_1-attempt-2", "3, pay_1-attempt-3"})
+    void theGatewayIdempotencyKeyIsOnePerAttempt(int attempt, String key) {
+        assertThat(new ChargeRequest("pay_1", attempt, 12000, "JPY", "pm_card_ok").idempotencyKey()).isEqualTo(key);
     }
 }
