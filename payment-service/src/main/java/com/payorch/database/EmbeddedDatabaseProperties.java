@@ -8,9 +8,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code payments.db.*}: the embedded PostgreSQL that serves the service when no external database is configured.
  *
- * @param embedded {@code true} forces the embedded database, {@code false} disables it; when absent it is used
- *                 unless {@code spring.r2dbc.url} is set
- * @param dataDir  where PostgreSQL keeps its data; relative paths resolve against the working directory
+ * @param embedded Whether to start the embedded PostgreSQL: true forces it, false disables it; when absent it
+ *                 is started unless spring.r2dbc.url is set.
+ * @param dataDir  Where the embedded PostgreSQL keeps its data; relative paths resolve against the working
+ *                 directory.
  */
 @ConfigurationProperties("payments.db")
 public record EmbeddedDatabaseProperties(Boolean embedded, @DefaultValue("./data/postgres") Path dataDir) {

@@ -1,21 +1,27 @@
 package com.payorch.idempotency;
 
+import com.payorch.support.Settings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * `payments.idempotency.retention`: how long a key and its stored response are kept (then the key is new again).
- * `payments.idempotency.lock-timeout`: how long a request may hold its key before another attempt may take over
- * (frees keys whose server died mid-request).
+ * {@code payments.idempotency.*}: how long idempotency keys live, how long a request holds its key, and the cleanup
+ * of expired keys.
+ *
+ * @param retention        How long a key and its stored response are kept; after that the key is new again.
+ * @param lockTimeout      How long a request may hold its key before a retry may take it over (frees the keys of
+ *                         requests whose server died mid-request).
+ * @param cleanupInterval  How often expired keys are deleted.
+ * @param cleanupBatchSize How many expired keys one delete statement removes.
  */
 @ConfigurationProperties("payments.idempotency")
-public record IdempotencyProperties(Duration retention, Duration lockTimeout, Duration cleanupInterval,
-                                    int cleanupBatchSize) {
+public record IdempotencyProperties(@DefaultValue("PT24H") Duration retention,
+                                    @DefaultValue("PT30S") Duration lockTimeout,
+                                    @DefaultValue("PT1M") Duration cleanupInterval,
+                                    @DefaultValue("1000") int cleanupBatchSize) {
 
     public IdempotencyProperties {
-        retention = retention != null ? retention : Duration.ofHours(24);
-        lockTimeout = lockTimeout != null ? lockTimeout : Duration.ofSeconds(30);
-        cleanupInterval = cleanupInterval != null ? cleanupInterval : Duration.ofMinutes(1);
-        cleanupBatchSize = cleanupBatchSize > 0 ? cleanupBatchSize : 1000;
+        Settings.positive("payments.idempotency.cleanup-batch-size", cleanupBatchSize);
     }
 }

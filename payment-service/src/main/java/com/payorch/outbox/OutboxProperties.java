@@ -1,38 +1,39 @@
 package com.payorch.outbox;
 
+import com.payorch.support.Settings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * `payments.outbox.*`, defaults in code:
- * <ul>
- * <li>`poll-interval` (PT0.2S): how long the relay waits after a run before the next one;</li>
- * <li>`batch-size` (50), `concurrency` (4): events claimed at once, and delivered in parallel;</li>
- * <li>`delivery-timeout` (PT30S): how long one event's delivery to its consumers may take before the relay stops
- *     waiting, counts it as failed and schedules the next attempt (a consumer's own work, e.g. an e-mail being
- *     sent, may finish later: consumers are idempotent);</li>
- * <li>`lease` (PT1M): how long a claim lasts before another instance may take the event over; it must be longer
- *     than `delivery-timeout`, or an event still being delivered here could be delivered by another instance at the
- *     same time, so a shorter one stops the start;</li>
- * <li>`initial-backoff` (PT1S), `max-backoff` (PT5M): the retry backoff, `initial-backoff` doubled per attempt up
- *     to `max-backoff`;</li>
- * <li>`backlog-refresh` (PT10S): how often the backlog gauge is read from the database.</li>
- * </ul>
+ * {@code payments.outbox.*}: how the relay delivers outbox events.
+ *
+ * @param pollInterval    How long the relay waits after a run before the next one.
+ * @param batchSize       How many events one batch claims.
+ * @param concurrency     How many deliveries of a batch run at once.
+ * @param lease           How long a claim lasts before another instance may take the event over; it must be longer
+ *                        than delivery-timeout, or an event still being delivered here could be delivered by another
+ *                        instance at the same time, so a shorter one stops the start.
+ * @param initialBackoff  The wait after a first failed delivery, doubled for each further attempt.
+ * @param maxBackoff      The longest wait between two deliveries of one event.
+ * @param backlogRefresh  How often the payments.outbox.backlog gauge is read from the database.
+ * @param deliveryTimeout How long one event's delivery to its consumers may take before the relay stops waiting,
+ *                        counts it as failed and schedules the next attempt (a consumer's own work, e.g. an e-mail
+ *                        being sent, may finish later: consumers are idempotent).
  */
 @ConfigurationProperties("payments.outbox")
-public record OutboxProperties(Duration pollInterval, int batchSize, int concurrency, Duration lease,
-                               Duration initialBackoff, Duration maxBackoff, Duration backlogRefresh,
-                               Duration deliveryTimeout) {
+public record OutboxProperties(@DefaultValue("PT0.2S") Duration pollInterval,
+                               @DefaultValue("50") int batchSize,
+                               @DefaultValue("4") int concurrency,
+                               @DefaultValue("PT1M") Duration lease,
+                               @DefaultValue("PT1S") Duration initialBackoff,
+                               @DefaultValue("PT5M") Duration maxBackoff,
+                               @DefaultValue("PT10S") Duration backlogRefresh,
+                               @DefaultValue("PT30S") Duration deliveryTimeout) {
 
     public OutboxProperties {
-        pollInterval = pollInterval != null ? pollInterval : Duration.ofMillis(200);
-        batchSize = batchSize > 0 ? batchSize : 50;
-        concurrency = concurrency > 0 ? concurrency : 4;
-        lease = lease != null ? lease : Duration.ofMinutes(1);
-        initialBackoff = initialBackoff != null ? initialBackoff : Duration.ofSeconds(1);
-        maxBackoff = maxBackoff != null ? maxBackoff : Duration.ofMinutes(5);
-        backlogRefresh = backlogRefresh != null ? backlogRefresh : Duration.ofSeconds(10);
-        deliveryTimeout = deliveryTimeout != null ? deliveryTimeout : Duration.ofSeconds(30);
+        Settings.positive("payments.outbox.batch-size", batchSize);
+        Settings.positive("payments.outbox.concurrency", concurrency);
         if (lease.compareTo(deliveryTimeout) <= 0) {
             throw new IllegalArgumentException("payments.outbox.lease (" + lease + ") must be longer than"
                     + " payments.outbox.delivery-timeout (" + deliveryTimeout + "): otherwise another instance may"

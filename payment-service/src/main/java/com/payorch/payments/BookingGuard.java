@@ -48,7 +48,8 @@ public class BookingGuard {
                 .flatMap(status -> Mono.error(refusal(status)));
     }
 
-    private static BookingTaken refusal(PaymentStatus liveStatus) {
+    /** The refusal of a payment because the booking has a live payment in this status. */
+    static BookingTaken refusal(PaymentStatus liveStatus) {
         return new BookingTaken(liveStatus);
     }
 }

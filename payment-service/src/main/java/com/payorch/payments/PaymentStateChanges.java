@@ -106,7 +106,8 @@ public class PaymentStateChanges {
                 });
     }
 
-    private static Optional<EventType> eventFor(PaymentStatus target) {
+    /** The outbox event a transition to this status writes, if any. */
+    static Optional<EventType> eventFor(PaymentStatus target) {
         return Optional.ofNullable(switch (target) {
             case PROCESSING -> EventType.PAYMENT_PROCESSING;
             case COMPLETED -> EventType.PAYMENT_COMPLETED;

@@ -1,27 +1,32 @@
 package com.payorch.recovery;
 
+import com.payorch.support.Settings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * `payments.recovery.pending-after`: PENDING payments not submitted by then are resubmitted.
- * `payments.recovery.processing-after`: PROCESSING payments with no outcome by then are settled by asking the gateway.
- * `payments.recovery.give-up-after`: a payment still PENDING this long after its attempt began becomes FAILED
- * (`gateway_unreachable`), which frees its booking.
- * `payments.recovery.interval`: how often both jobs look; `batch-size`: how many payments one look takes.
- * `payments.recovery.claim-retention` (PT1H): a lease in `work_claims` that ran out longer ago than this is deleted
- *  by the retention job (a run-out lease means the same as none; this only keeps the table small).
+ * {@code payments.recovery.*}: the jobs that resubmit stuck PENDING payments and settle stuck PROCESSING ones.
+ *
+ * @param pendingAfter    PENDING payments not submitted by then are resubmitted (same gateway idempotency key).
+ * @param processingAfter PROCESSING payments with no outcome by then are settled by asking the gateway (and
+ *                        resubmitted when it holds no charge for the attempt).
+ * @param giveUpAfter     A payment still PENDING this long after its attempt began becomes FAILED with
+ *                        gateway_unreachable (unless the gateway holds a charge for it), which frees its booking.
+ * @param interval        How often both jobs look.
+ * @param batchSize       How many payments one look takes.
+ * @param claimRetention  A lease in work_claims that ran out longer ago than this is deleted by the retention job (a
+ *                        run-out lease means the same as none; this only keeps the table small).
  */
 @ConfigurationProperties("payments.recovery")
-public record RecoveryProperties(Duration pendingAfter, Duration processingAfter, Duration giveUpAfter,
-                                 Duration interval, int batchSize, Duration claimRetention) {
+public record RecoveryProperties(@DefaultValue("PT30S") Duration pendingAfter,
+                                 @DefaultValue("PT5M") Duration processingAfter,
+                                 @DefaultValue("PT24H") Duration giveUpAfter,
+                                 @DefaultValue("PT5S") Duration interval,
+                                 @DefaultValue("20") int batchSize,
+                                 @DefaultValue("PT1H") Duration claimRetention) {
 
     public RecoveryProperties {
-        giveUpAfter = giveUpAfter != null ? giveUpAfter : Duration.ofHours(24);
-        pendingAfter = pendingAfter != null ? pendingAfter : Duration.ofSeconds(30);
-        processingAfter = processingAfter != null ? processingAfter : Duration.ofMinutes(5);
-        interval = interval != null ? interval : Duration.ofSeconds(5);
-        batchSize = batchSize > 0 ? batchSize : 20;
-        claimRetention = claimRetention != null ? claimRetention : Duration.ofHours(1);
+        Settings.positive("payments.recovery.batch-size", batchSize);
     }
 }

@@ -8,6 +8,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("payments")
 public class MerchantProperties {
 
+    /**
+     * The merchants by id, each with its API key ({@code payments.merchants.<id>.api-key}); any number of them. The
+     * development merchant {@code demo} with key {@code sk_test_demo} is set in application.yml: replace it in any
+     * real deployment.
+     */
     private Map<String, Merchant> merchants = new LinkedHashMap<>();
 
     public Map<String, Merchant> getMerchants() {
@@ -19,6 +24,8 @@ public class MerchantProperties {
     }
 
     public static class Merchant {
+
+        /** The merchant's API key, sent as {@code Authorization: Bearer <key>}. */
         private String apiKey;
 
         public String getApiKey() {

@@ -175,10 +175,6 @@ class AttemptModelTest extends ApiTest {
                 .as("only a superseded attempt's charge is orphaned, " + context).isZero();
     }
 
-    private String statusOf(String paymentId) {
-        return db.sql("select status from payments where id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
-    }
 
     private int currentAttempt(String paymentId) {
         return db.sql("select attempt from payments where id = $1").bind(0, paymentId)

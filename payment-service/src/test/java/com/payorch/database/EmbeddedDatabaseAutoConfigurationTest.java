@@ -1,9 +1,8 @@
 package com.payorch.database;
 
-import static com.payorch.database.R2dbcQueries.singleValue;
-import static com.payorch.database.R2dbcQueries.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.payorch.testsupport.TestQueries;
 import java.nio.file.Path;
 
 import io.r2dbc.spi.ConnectionFactoryOptions;
@@ -39,17 +38,18 @@ class EmbeddedDatabaseAutoConfigurationTest {
 
         runnerOn(dataDir).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(EmbeddedPostgres.class).hasSingleBean(Flyway.class);
-            assertThat(singleValue(context, "select version from flyway_schema_history where success"))
+            assertThat(TestQueries.of(context).text("select version from flyway_schema_history where success"))
                     .isEqualTo("1");
-            assertThat(update(context, "insert into probe (id, note) values (1, 'acknowledged')")).isEqualTo(1);
+            assertThat(TestQueries.of(context).update("insert into probe (id, note) values (1, 'acknowledged')"))
+                    .isEqualTo(1);
         });
         assertThat(dataDir.resolve("PG_VERSION")).exists();
         assertThat(dataDir.resolve("postmaster.pid")).as("postgres stopped on context close").doesNotExist();
 
         runnerOn(dataDir).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(singleValue(context, "select note from probe where id = 1")).isEqualTo("acknowledged");
-            assertThat(singleValue(context, "select current_database()")).isEqualTo("payments");
+            assertThat(TestQueries.of(context).text("select note from probe where id = 1")).isEqualTo("acknowledged");
+            assertThat(TestQueries.of(context).text("select current_database()")).isEqualTo("payments");
         });
     }
 
@@ -57,9 +57,9 @@ class EmbeddedDatabaseAutoConfigurationTest {
     void runsPostgresWithDurableSettings() {
         runnerOn(tempDir.resolve("postgres")).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(singleValue(context, "show fsync")).isEqualTo("on");
-            assertThat(singleValue(context, "show synchronous_commit")).isEqualTo("on");
-            assertThat(singleValue(context, "show full_page_writes")).isEqualTo("on");
+            assertThat(TestQueries.of(context).text("show fsync")).isEqualTo("on");
+            assertThat(TestQueries.of(context).text("show synchronous_commit")).isEqualTo("on");
+            assertThat(TestQueries.of(context).text("show full_page_writes")).isEqualTo("on");
         });
     }
 
@@ -69,7 +69,7 @@ class EmbeddedDatabaseAutoConfigurationTest {
                 .withPropertyValues("payments.db.embedded=true", "spring.r2dbc.url=r2dbc:postgresql://localhost:1/elsewhere")
                 .run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(EmbeddedPostgres.class);
-                    assertThat(singleValue(context, "select current_database()")).isEqualTo("payments");
+                    assertThat(TestQueries.of(context).text("select current_database()")).isEqualTo("payments");
                 });
     }
 

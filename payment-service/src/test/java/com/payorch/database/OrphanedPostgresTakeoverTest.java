@@ -1,9 +1,9 @@
 package com.payorch.database;
 
-import static com.payorch.database.R2dbcQueries.singleValue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.payorch.testsupport.TestQueries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,7 @@ class OrphanedPostgresTakeoverTest {
             assertThat(context).hasNotFailed();
             assertThat(postmaster.isAlive()).as("the old PostgreSQL was stopped").isFalse();
             assertThat(currentPostmasterPid(dataDir)).isNotEqualTo(postmaster.pid());
-            assertThat(singleValue(context, "select note from acknowledged where id = 1"))
+            assertThat(TestQueries.of(context).text("select note from acknowledged where id = 1"))
                     .isEqualTo(ServiceJvmLeavingPostgresBehind.NOTE);
         });
     }
@@ -59,7 +59,7 @@ class OrphanedPostgresTakeoverTest {
 
         runnerOn(dataDir).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(singleValue(context, "select note from acknowledged where id = 1"))
+            assertThat(TestQueries.of(context).text("select note from acknowledged where id = 1"))
                     .as("committed row survives via WAL replay")
                     .isEqualTo(ServiceJvmLeavingPostgresBehind.NOTE);
         });

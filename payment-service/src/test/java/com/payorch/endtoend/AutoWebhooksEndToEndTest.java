@@ -3,6 +3,7 @@ package com.payorch.endtoend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.OwnSchema;
 import com.payorch.testsupport.TestMailServer;
 import java.time.Duration;
 import org.awaitility.Awaitility;
@@ -22,23 +23,14 @@ import org.springframework.test.context.TestPropertySource;
         "payments.gateway.sandbox.webhook-delay=PT0.2S",
         "payments.gateway.sandbox.deliver-twice=true",
         "payments.gateway.sandbox.reverse-order=true",
-        "spring.mail.host=127.0.0.1",
-        "spring.r2dbc.properties.schema=" + AutoWebhooksEndToEndTest.SCHEMA,
-        "spring.flyway.schemas=" + AutoWebhooksEndToEndTest.SCHEMA,
-        "spring.flyway.default-schema=" + AutoWebhooksEndToEndTest.SCHEMA})
+        "spring.mail.host=127.0.0.1"})
+@OwnSchema("end_to_end_tests")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class AutoWebhooksEndToEndTest extends ApiTest {
-
-    static final String SCHEMA = "end_to_end_tests";
 
     @DynamicPropertySource
     static void mailServer(DynamicPropertyRegistry registry) {
         registry.add("spring.mail.port", TestMailServer::port);
-    }
-
-    private String statusOf(String paymentId) {
-        return db.sql("select status from payments where id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
     }
 
     @Test
@@ -48,9 +40,7 @@ class AutoWebhooksEndToEndTest extends ApiTest {
         String body = """
                 {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok",
                  "customerEmail": "%s"}""".formatted(booking, email);
-        String paymentId = postPayment(DEMO_KEY, unique("key"), body).exchange()
-                .expectStatus().isCreated().expectBody().returnResult().getResponseHeaders().getLocation().toString()
-                .substring("/v1/payments/".length());
+        String paymentId = createPaymentFromBody(body);
 
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "COMPLETED".equals(statusOf(paymentId)));
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> count(

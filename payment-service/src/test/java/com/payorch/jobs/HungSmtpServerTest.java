@@ -100,8 +100,4 @@ class HungSmtpServerTest extends ApiTest {
         return key;
     }
 
-    private String statusOf(String paymentId) {
-        return db.sql("select status from payments where id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(WAIT);
-    }
 }

@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 
 class OutboxPropertiesTest {
 
-    private final OutboxProperties defaults = new OutboxProperties(null, 0, 0, null, null, null, null, null);
+    private final OutboxProperties defaults = bind(Map.of());
 
     @Test
     void defaultsLiveInCode() {
@@ -20,6 +20,7 @@ class OutboxPropertiesTest {
         assertThat(defaults.batchSize()).isEqualTo(50);
         assertThat(defaults.concurrency()).isEqualTo(4);
         assertThat(defaults.lease()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(defaults.initialBackoff()).isEqualTo(Duration.ofSeconds(1));
         assertThat(defaults.maxBackoff()).isEqualTo(Duration.ofMinutes(5));
         assertThat(defaults.backlogRefresh()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.deliveryTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -36,6 +37,14 @@ class OutboxPropertiesTest {
                 .rootCause().hasMessageContaining("payments.outbox.lease (PT1M) must be longer than");
         assertThat(bind(Map.of("payments.outbox.lease", "PT5S", "payments.outbox.delivery-timeout", "PT4S")).lease())
                 .isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aBatchSizeOrConcurrencyBelowOneStopsTheStart() {
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.batch-size", "0")))
+                .isInstanceOf(BindException.class).rootCause().hasMessageContaining("payments.outbox.batch-size");
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.concurrency", "-1")))
+                .isInstanceOf(BindException.class).rootCause().hasMessageContaining("payments.outbox.concurrency");
     }
 
     @Test

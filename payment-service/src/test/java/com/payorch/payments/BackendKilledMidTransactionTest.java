@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Sinks;
 
@@ -26,7 +27,7 @@ class BackendKilledMidTransactionTest extends ApiTest {
     @Autowired
     SandboxFaults faults;
 
-    private CompletableFuture<Integer> sendAsync(String path, String body, org.springframework.http.HttpHeaders headers) {
+    private CompletableFuture<Integer> sendAsync(String path, String body, HttpHeaders headers) {
         return WebClient.builder().baseUrl("http://localhost:" + port).build()
                 .post().uri(path)
                 .headers(h -> h.addAll(headers))
@@ -75,7 +76,7 @@ class BackendKilledMidTransactionTest extends ApiTest {
         String booking = unique("bk");
         String key = unique("key");
         String body = paymentBody(booking);
-        org.springframework.http.HttpHeaders headers = new org.springframework.http.HttpHeaders();
+        HttpHeaders headers = new HttpHeaders();
         headers.set("Authorization", "Bearer " + DEMO_KEY);
         headers.set("Idempotency-Key", key);
 

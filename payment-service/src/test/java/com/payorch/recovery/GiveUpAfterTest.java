@@ -21,10 +21,6 @@ import org.springframework.test.context.TestPropertySource;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class GiveUpAfterTest extends ApiTest {
 
-    private String statusOf(String paymentId) {
-        return db.sql("select status from payments where id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
-    }
 
     @Test
     void aPaymentTheGatewayNeverAcceptedFailsAsGatewayUnreachableAndFreesItsBooking() {

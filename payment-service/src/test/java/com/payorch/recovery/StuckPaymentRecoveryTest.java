@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.gateway.sandbox.SandboxFaults;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.OwnSchema;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -19,24 +20,22 @@ import org.springframework.test.context.TestPropertySource;
         "payments.recovery.interval=PT0.2S",
         // Each test decides what the gateway says: no sandbox settles these charges by itself, neither this
         // context's (long delay) nor another cached context's (this context has its own schema).
-        "payments.gateway.sandbox.webhook-delay=PT1H",
-        "spring.r2dbc.properties.schema=recovery_tests",
-        "spring.flyway.schemas=recovery_tests",
-        "spring.flyway.default-schema=recovery_tests"})
+        "payments.gateway.sandbox.webhook-delay=PT1H"})
+@OwnSchema("recovery_tests")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class StuckPaymentRecoveryTest extends ApiTest {
 
     @Autowired
     SandboxFaults faults;
 
-    private String statusOf(String paymentId) {
-        return db.sql("select status from payments where id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+    private void gatewaySettles(String paymentId, String status, String reason) {
+        queries.update("update sandbox_charges set status = $1, failure_reason = $2 where payment_id = $3",
+                status, Parameter.fromOrEmpty(reason, String.class), paymentId);
     }
 
-    private void gatewaySettles(String paymentId, String status, String reason) {
-        db.sql("update sandbox_charges set status = $1, failure_reason = $2 where payment_id = $3")
-                .bind(0, status).bind(1, Parameter.fromOrEmpty(reason, String.class)).bind(2, paymentId).then().block(Duration.ofSeconds(10));
+    @Test
+    void runsInItsOwnSchema() {
+        assertThat(queries.text("select current_schema()")).isEqualTo("recovery_tests");
     }
 
     @Test
@@ -44,8 +43,7 @@ class StuckPaymentRecoveryTest extends ApiTest {
         String booking = unique("bk");
         faults.loseNextResponse();
         postPayment(DEMO_KEY, unique("key"), paymentBody(booking)).exchange().expectStatus().is5xxServerError();
-        String paymentId = db.sql("select id from payments where booking_id = $1").bind(0, booking)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+        String paymentId = queries.paymentOfBooking(booking);
 
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "PROCESSING".equals(statusOf(paymentId)));
 

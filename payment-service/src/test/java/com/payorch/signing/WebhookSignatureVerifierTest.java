@@ -5,7 +5,7 @@ import com.payorch.signing.WebhookSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.payorch.gateway.sandbox.SandboxWebhookSigner;
+import com.payorch.testsupport.SignedWebhooks;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -21,9 +21,9 @@ class WebhookSignatureVerifierTest {
     private static final String OLD_SECRET = "whsec_BF0rlXvSMF2qDck812zj9a4QU9Ly3DfTg28DEQr0cho=";
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
     private static final String ID = "msg_ch_abc_succeeded";
-    private static final byte[] BODY = """
-            {"type":"payment.succeeded","data":{"paymentId":"pay_1","amount":12000,"currency":"JPY"}}"""
-            .getBytes(StandardCharsets.UTF_8);
+    private static final String BODY_TEXT = """
+            {"type":"payment.succeeded","data":{"paymentId":"pay_1","amount":12000,"currency":"JPY"}}""";
+    private static final byte[] BODY = BODY_TEXT.getBytes(StandardCharsets.UTF_8);
 
     private final WebhookSignatureVerifier verifier =
             new WebhookSignatureVerifier(SECRET, Clock.fixed(NOW, ZoneOffset.UTC));
@@ -72,8 +72,8 @@ class WebhookSignatureVerifierTest {
     @Test
     void acceptsAnyListedSignatureDuringASecretRotation() {
         HttpHeaders headers = signed(OLD_SECRET, NOW);
-        headers.set("webhook-signature", SandboxWebhookSigner.signature(OLD_SECRET, ID, NOW, BODY) + " "
-                + SandboxWebhookSigner.signature(SECRET, ID, NOW, BODY));
+        headers.set("webhook-signature", SignedWebhooks.signature(OLD_SECRET, ID, NOW, BODY_TEXT) + " "
+                + SignedWebhooks.signature(SECRET, ID, NOW, BODY_TEXT));
 
         assertThat(verifier.isValid(headers, BODY)).isTrue();
         assertThat(verifier.isValid(signed(OLD_SECRET, NOW), BODY)).isFalse();
@@ -135,8 +135,7 @@ class WebhookSignatureVerifierTest {
         HttpHeaders headers = signed(SECRET, NOW);
         // What a sender would have signed had it read the bytes leniently: must not be accepted either.
         String lenient = new String(latin1, StandardCharsets.UTF_8);
-        headers.set("webhook-signature", SandboxWebhookSigner.signature(SECRET, ID, NOW,
-                lenient.getBytes(StandardCharsets.UTF_8)));
+        headers.set("webhook-signature", SignedWebhooks.signature(SECRET, ID, NOW, lenient));
 
         assertThat(verifier.isValid(headers, latin1)).isFalse();
     }
@@ -160,6 +159,6 @@ class WebhookSignatureVerifierTest {
     }
 
     private static HttpHeaders signed(String secret, Instant at) {
-        return SandboxWebhookSigner.signWith(secret, ID, at, BODY);
+        return SignedWebhooks.sign(secret, ID, at, BODY);
     }
 }

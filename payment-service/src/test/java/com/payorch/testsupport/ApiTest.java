@@ -1,6 +1,7 @@
 package com.payorch.testsupport;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -44,12 +45,15 @@ public abstract class ApiTest {
 
     protected WebTestClient client;
 
+    protected TestQueries queries;
+
     @BeforeEach
     void realHttpClient() {
         client = WebTestClient.bindToServer()
                 .baseUrl("http://localhost:" + port)
                 .responseTimeout(Duration.ofSeconds(30))
                 .build();
+        queries = new TestQueries(db);
     }
 
     protected static String unique(String prefix) {
@@ -74,9 +78,14 @@ public abstract class ApiTest {
                 .bodyValue(body);
     }
 
-    /** Creates a payment through the API and answers its id. */
+    /** Creates a payment (merchant demo, a fresh idempotency key) through the API and answers its id. */
     protected String createPayment(String bookingId, String paymentMethod) {
-        String location = postPayment(DEMO_KEY, unique("key"), paymentBody(bookingId, paymentMethod)).exchange()
+        return createPaymentFromBody(paymentBody(bookingId, paymentMethod));
+    }
+
+    /** The same with a request body of the test's own. */
+    protected String createPaymentFromBody(String body) {
+        String location = postPayment(DEMO_KEY, unique("key"), body).exchange()
                 .expectStatus().isCreated().expectBody().returnResult().getResponseHeaders().getLocation().toString();
         return location.substring("/v1/payments/".length());
     }
@@ -84,8 +93,7 @@ public abstract class ApiTest {
     /** Sends a webhook signed with the configured secret, as the sandbox gateway would. */
     protected WebTestClient.ResponseSpec sendWebhook(String webhookId, String body) {
         return client.post().uri("/v1/webhooks/sandbox")
-                .headers(headers -> headers.addAll(SignedWebhooks.sign(WEBHOOK_SECRET, webhookId,
-                        java.time.Instant.now(), body)))
+                .headers(headers -> headers.addAll(SignedWebhooks.sign(WEBHOOK_SECRET, webhookId, Instant.now(), body)))
                 .header("Content-Type", "application/json")
                 .bodyValue(body)
                 .exchange();
@@ -112,11 +120,13 @@ public abstract class ApiTest {
                 .block(Duration.ofSeconds(10));
     }
 
+    /** See {@link TestQueries#count}. */
     protected long count(String sql, Object... args) {
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql);
-        for (int i = 0; i < args.length; i++) {
-            spec = spec.bind(i, args[i]);
-        }
-        return spec.map(row -> row.get(0, Long.class)).one().block(Duration.ofSeconds(10));
+        return queries.count(sql, args);
+    }
+
+    /** See {@link TestQueries#statusOf}. */
+    protected String statusOf(String paymentId) {
+        return queries.statusOf(paymentId);
     }
 }

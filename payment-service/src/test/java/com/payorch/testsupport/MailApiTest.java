@@ -9,15 +9,9 @@ import org.springframework.test.context.TestPropertySource;
  * matters: every cached test context runs an outbox relay, and a relay of a context without a mail server would
  * otherwise take these tests' events and log their confirmations instead of sending them.
  */
-@TestPropertySource(properties = {
-        "spring.mail.host=127.0.0.1",
-        "spring.r2dbc.properties.schema=" + MailApiTest.SCHEMA,
-        "spring.flyway.schemas=" + MailApiTest.SCHEMA,
-        "spring.flyway.default-schema=" + MailApiTest.SCHEMA
-})
+@TestPropertySource(properties = "spring.mail.host=127.0.0.1")
+@OwnSchema("mail_tests")
 public abstract class MailApiTest extends OutboxApiTest {
-
-    static final String SCHEMA = "mail_tests";
 
     @DynamicPropertySource
     static void mailServer(DynamicPropertyRegistry registry) {

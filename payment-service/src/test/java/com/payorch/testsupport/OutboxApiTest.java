@@ -34,10 +34,7 @@ public abstract class OutboxApiTest extends ApiTest {
                 {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok"%s,
                  "description": "Room 101, 2 nights"}""".formatted(bookingId,
                 customerEmail == null ? "" : ", \"customerEmail\": \"" + customerEmail + "\"");
-        Map<?, ?> payment = postPayment(DEMO_KEY, unique("key"), body).exchange()
-                .expectStatus().isCreated()
-                .expectBody(Map.class).returnResult().getResponseBody();
-        return (String) payment.get("id");
+        return createPaymentFromBody(body);
     }
 
     protected Event appendBookingActivated(String paymentId, String bookingId) {

@@ -14,11 +14,6 @@ import reactor.core.publisher.Flux;
 
 class WebhookIngestionTest extends ApiTest {
 
-    private String status(String paymentId) {
-        return db.sql("select status from payments where id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
-    }
-
     @Test
     void succeededCompletesThePaymentAndActivatesTheBookingOnce() {
         String booking = unique("bk");
@@ -79,7 +74,7 @@ class WebhookIngestionTest extends ApiTest {
         assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUCCEED'",
                 paymentId)).isEqualTo(1);
         assertThat(count("select count(*) from webhook_receipts where webhook_id = $1", webhookId)).isEqualTo(1);
-        assertThat(status(paymentId)).isEqualTo("COMPLETED");
+        assertThat(statusOf(paymentId)).isEqualTo("COMPLETED");
     }
 
     @Test
@@ -108,7 +103,7 @@ class WebhookIngestionTest extends ApiTest {
         String late = unique("msg");
         sendWebhook(late, webhookBody("payment.processing", paymentId, chargeId, 12000, "JPY"))
                 .expectStatus().isOk().expectBody().json("{\"status\":\"ignored\"}", true);
-        assertThat(status(paymentId)).isEqualTo("COMPLETED");
+        assertThat(statusOf(paymentId)).isEqualTo("COMPLETED");
         assertThat(count("select count(*) from webhook_receipts where webhook_id = $1 and outcome = 'ignored'", late))
                 .isEqualTo(1);
         assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.activated'", booking))
@@ -124,7 +119,7 @@ class WebhookIngestionTest extends ApiTest {
         sendWebhook(contradiction, webhookBody("payment.failed", paymentId, 12000, "JPY"))
                 .expectStatus().isOk().expectBody().json("{\"status\":\"ignored\"}", true);
 
-        assertThat(status(paymentId)).isEqualTo("COMPLETED");
+        assertThat(statusOf(paymentId)).isEqualTo("COMPLETED");
         assertThat(count("select version from payments where id = $1", paymentId)).isEqualTo(3);
         assertThat(count("select count(*) from webhook_receipts where webhook_id = $1 and outcome = 'ignored'",
                 contradiction)).isEqualTo(1);
@@ -141,7 +136,7 @@ class WebhookIngestionTest extends ApiTest {
         sendWebhook(wrongCurrency, webhookBody("payment.succeeded", paymentId, 12000, "USD"))
                 .expectStatus().isOk().expectBody().json("{\"status\":\"rejected\"}", true);
 
-        assertThat(status(paymentId)).isEqualTo("PROCESSING");
+        assertThat(statusOf(paymentId)).isEqualTo("PROCESSING");
         assertThat(count("select count(*) from webhook_receipts where payment_id = $1 and outcome = 'rejected'",
                 paymentId)).isEqualTo(2);
     }
@@ -194,7 +189,7 @@ class WebhookIngestionTest extends ApiTest {
                 .expectBody().jsonPath("$.code").isEqualTo("webhook_signature_invalid");
 
         assertThat(count("select count(*) from webhook_receipts where webhook_id = $1", webhookId)).isZero();
-        assertThat(status(paymentId)).isEqualTo("PROCESSING");
+        assertThat(statusOf(paymentId)).isEqualTo("PROCESSING");
     }
 
     @Test

@@ -23,7 +23,27 @@ class SandboxGatewayPropertiesTest {
         assertThat(properties.deliverTwice()).isFalse();
         assertThat(properties.reverseOrder()).isFalse();
         assertThat(properties.delivery().maxAttempts()).isEqualTo(5);
+        assertThat(properties.delivery().firstBackoff()).isEqualTo(Duration.ofMillis(500));
+        assertThat(properties.delivery().maxBackoff()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(properties.delivery().requestTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(properties.delivery().giveUpAfter()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
+    void oneDeliveryKeyKeepsTheOtherDeliveryDefaults() {
+        SandboxGatewayProperties properties = bind(Map.of("payments.gateway.sandbox.delivery.max-attempts", "2"));
+
+        assertThat(properties.delivery().maxAttempts()).isEqualTo(2);
+        assertThat(properties.delivery().firstBackoff()).isEqualTo(Duration.ofMillis(500));
+        assertThat(properties.delivery().giveUpAfter()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(properties.webhookDelay()).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void zeroDeliveryAttemptsStopTheStart() {
+        assertThatThrownBy(() -> bind(Map.of("payments.gateway.sandbox.delivery.max-attempts", "0")))
+                .isInstanceOf(BindException.class)
+                .rootCause().hasMessageContaining("payments.gateway.sandbox.delivery.max-attempts");
     }
 
     @Test

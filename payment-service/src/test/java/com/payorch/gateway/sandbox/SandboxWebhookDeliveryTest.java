@@ -165,10 +165,7 @@ class SandboxWebhookDeliveryTest extends ApiTest {
     }
 
     private String createPayment(String paymentMethod) {
-        return postPayment(DEMO_KEY, unique("key"), paymentBody(unique("bk"), paymentMethod)).exchange()
-                .expectStatus().isCreated()
-                .expectBody().returnResult().getResponseHeaders().getLocation().toString()
-                .substring("/v1/payments/".length());
+        return createPayment(unique("bk"), paymentMethod);
     }
 
     /** Waits until the sandbox has recorded the payment's webhooks as done, then returns what the receiver got. */
@@ -180,24 +177,19 @@ class SandboxWebhookDeliveryTest extends ApiTest {
     }
 
     private String chargeOf(String paymentId) {
-        return db.sql("select id from sandbox_charges where payment_id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(WAIT);
+        return queries.text("select id from sandbox_charges where payment_id = $1", paymentId);
     }
 
     private String chargeStatus(String paymentId) {
-        return db.sql("select status from sandbox_charges where payment_id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(WAIT);
+        return queries.text("select status from sandbox_charges where payment_id = $1", paymentId);
     }
 
     private void insertDueCharge(String paymentId) {
-        db.sql("""
-                        insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,
-                            created_at, updated_at, webhooks_due)
-                        values ($1, $2, 1, 12000, 'JPY', 'pm_card_ok', 'processing', $3, $3, true)""")
-                .bind(0, "ch_" + paymentId)
-                .bind(1, paymentId)
-                .bind(2, Instant.now().minusSeconds(60))
-                .then().block(WAIT);
+        queries.update("""
+                insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,
+                    created_at, updated_at, webhooks_due)
+                values ($1, $2, 1, 12000, 'JPY', 'pm_card_ok', 'processing', $3, $3, true)""",
+                "ch_" + paymentId, paymentId, Instant.now().minusSeconds(60));
     }
 
     private double deliveries(String result) {

@@ -50,9 +50,6 @@ class SandboxWebhooksOffTest extends ApiTest {
     }
 
     private String createPayment(String paymentMethod) {
-        return postPayment(DEMO_KEY, unique("key"), paymentBody(unique("bk"), paymentMethod)).exchange()
-                .expectStatus().isCreated()
-                .expectBody().returnResult().getResponseHeaders().getLocation().toString()
-                .substring("/v1/payments/".length());
+        return createPayment(unique("bk"), paymentMethod);
     }
 }
