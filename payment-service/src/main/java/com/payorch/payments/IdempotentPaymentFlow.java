@@ -13,7 +13,9 @@ import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ApiProblem;
+import com.payorch.web.DatabaseErrors;
 import com.payorch.web.ProblemCode;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -22,6 +24,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 
 /**
  * Drives an idempotent payment request (create, or retry) through its recovery points, after brandur's
@@ -36,6 +39,7 @@ import reactor.core.publisher.Mono;
 public class IdempotentPaymentFlow {
 
     private static final Logger log = LoggerFactory.getLogger(IdempotentPaymentFlow.class);
+    private static final int FREE_ATTEMPTS = 8;
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
@@ -132,8 +136,11 @@ public class IdempotentPaymentFlow {
     }
 
     /**
-     * A refusal before any state change frees the key for another request; any other failure keeps what was
-     * committed and frees the key at once, so the client's retry resumes from the last recovery point.
+     * A refusal before any state change frees the key for another request; so does text the database could not store
+     * (a 400, behind the parser's own checks). Any other failure keeps what was committed and frees the key at once:
+     * deleted when nothing was committed under it, else unlocked so the client's retry resumes from the last
+     * recovery point. When the database cannot be reached to free it, that is tried again in the background; the
+     * lock timeout frees it at the latest.
      */
     private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
         if (error instanceof IdempotencyLockLostException) {
@@ -144,12 +151,28 @@ public class IdempotentPaymentFlow {
         if (error instanceof ApiProblem problem && problem.problemCode().status().is4xxClientError()) {
             return keys.forget(claim).then(Mono.error(error));
         }
+        if (DatabaseErrors.isBadCharacter(error)) {
+            return keys.forget(claim).then(Mono.error(ApiProblem.invalidRequest(
+                    "The request contains characters that cannot be stored (such as U+0000 or invalid UTF-8).")));
+        }
         Throwable answer = error instanceof GatewayException
                 ? new ApiProblem(ProblemCode.GATEWAY_ERROR,
                 "The payment gateway did not answer as expected; retry with the same Idempotency-Key.")
                 : error;
         log.warn("Idempotent request {} (merchant {}, resumed at {}) failed: {}", claim.request().key(),
-                claim.request().merchantId(), claim.recoveryPoint(), error.toString());
-        return keys.release(claim).onErrorResume(e -> Mono.empty()).then(Mono.error(answer));
+                claim.request().merchantId(), claim.recoveryPoint(), DatabaseErrors.summary(error));
+        return keys.free(claim)
+                .onErrorResume(e -> {
+                    freeInTheBackground(claim);
+                    return Mono.empty();
+                })
+                .then(Mono.error(answer));
+    }
+
+    private void freeInTheBackground(KeyClaim claim) {
+        keys.free(claim)
+                .retryWhen(Retry.backoff(FREE_ATTEMPTS, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
+                .subscribe(null, e -> log.warn("Idempotency key {} (merchant {}) stays locked until its lock timeout: {}",
+                        claim.request().key(), claim.request().merchantId(), DatabaseErrors.summary(e)));
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.security.web.server.ServerAuthenticationEntryPoint;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
 import org.springframework.security.web.server.authentication.ServerAuthenticationConverter;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
 import org.springframework.security.web.server.util.matcher.AndServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
@@ -62,6 +63,16 @@ public class SecurityConfiguration {
                         .authenticationEntryPoint(unauthenticated)
                         .accessDeniedHandler((exchange, e) -> unauthenticated.commence(exchange, null)))
                 .build();
+    }
+
+    /**
+     * Spring Security's firewall refuses some URLs before any handler sees them (an encoded U+0000, `..` segments,
+     * encoded slashes); by default with a bare 400. This gives them the same problem body as any other bad input.
+     */
+    @Bean
+    ServerExchangeRejectedHandler firewallRejections(ProblemWriter problems) {
+        return (exchange, rejected) -> problems.write(exchange, ApiProblem.invalidRequest(
+                "The request URL is not allowed: it contains an encoded control character or another unsafe sequence."));
     }
 
     private static ReactiveAuthenticationManager authenticationManager(ApiKeys apiKeys) {

@@ -1,6 +1,7 @@
 package com.payorch.webhooks;
 
 import tools.jackson.databind.JsonNode;
+import com.payorch.support.Text;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import java.util.Set;
@@ -23,7 +24,7 @@ public record GatewayWebhook(String type, String paymentId, long amount, String 
         }
         String type = text(body, "type", true);
         if (!TYPES.contains(type)) {
-            throw invalid("Unknown webhook type '" + type + "'.");
+            throw invalid("Unknown webhook type '" + Text.printable(type) + "'.");
         }
         JsonNode data = body.get("data");
         if (data == null || !data.isObject()) {
@@ -47,6 +48,9 @@ public record GatewayWebhook(String type, String paymentId, long amount, String 
         }
         if (!value.isTextual() || value.textValue().isEmpty() || value.textValue().length() > MAX_TEXT) {
             throw invalid("Member '" + field + "' must be a string of 1-" + MAX_TEXT + " characters.");
+        }
+        if (!Text.isClean(value.textValue(), false)) {
+            throw invalid("Member '" + field + "' must not contain control characters (such as U+0000).");
         }
         return value.textValue();
     }
