@@ -1,22 +1,43 @@
 package com.payorch.web;
 
+import io.r2dbc.pool.ConnectionPoolException;
 import io.r2dbc.spi.R2dbcException;
+import io.r2dbc.spi.R2dbcNonTransientResourceException;
+import io.r2dbc.spi.R2dbcTimeoutException;
+import io.r2dbc.spi.R2dbcTransientResourceException;
+import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
+import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * Reads what a database failure means for the client, anywhere in an exception's cause chain (Spring wraps the
  * driver's exceptions, often twice: {@code CannotCreateTransactionException} → {@code PostgresConnectionException}
  * → the server's error).
  *
- * <p>Where the chain carries a SQLSTATE, the SQLSTATE decides: r2dbc-postgresql reports most server errors as a
- * non-transient-resource or a bad-grammar exception, whatever they mean, so the exception's type says little.
+ * <p>Where the chain carries a SQLSTATE, the SQLSTATE decides: r2dbc-postgresql reports most server errors as an
+ * {@link R2dbcNonTransientResourceException} (which Spring turns into a {@link DataAccessResourceFailureException})
+ * or a bad-grammar exception, whatever they mean, so the exception's type says little. Without a SQLSTATE (the
+ * connection could not be opened, was closed, or timed out on the client side) the type decides.
  */
 public final class DatabaseErrors {
+
+    /**
+     * SQLSTATEs of a database that cannot serve now: class 08 (connection exception), class 53 (insufficient
+     * resources, e.g. 53300 too many connections), class 57 (operator intervention: 57P01 admin shutdown, 57P02
+     * crash shutdown, 57P03 "the database system is starting up", 57014 statement timeout), 55P03 (lock timeout),
+     * 58030 (I/O error).
+     */
+    private static final Set<String> UNAVAILABLE_CLASSES = Set.of("08", "53", "57");
+    private static final Set<String> UNAVAILABLE_STATES = Set.of("55P03", "58030");
 
     /**
      * SQLSTATEs of text PostgreSQL cannot store: 22021 character_not_in_repertoire (r2dbc-postgresql reports U+0000
@@ -26,6 +47,29 @@ public final class DatabaseErrors {
     private static final Set<String> BAD_CHARACTER_STATES = Set.of("22021", "22P05");
 
     private DatabaseErrors() {
+    }
+
+    /** The database cannot be reached or cannot serve right now: worth a 503 and a retry, not a 500. */
+    public static boolean isUnavailable(Throwable error) {
+        String sqlState = sqlState(error);
+        if (sqlState != null) {
+            return UNAVAILABLE_CLASSES.contains(sqlState.substring(0, 2)) || UNAVAILABLE_STATES.contains(sqlState);
+        }
+        for (Throwable cause : chain(error)) {
+            if (cause instanceof CannotCreateTransactionException
+                    || cause instanceof DataAccessResourceFailureException
+                    || cause instanceof TransientDataAccessResourceException
+                    || cause instanceof QueryTimeoutException
+                    || cause instanceof R2dbcNonTransientResourceException
+                    || cause instanceof R2dbcTransientResourceException
+                    || cause instanceof R2dbcTimeoutException
+                    || cause instanceof ConnectionPoolException
+                    || cause instanceof ConnectException // includes Netty's ConnectTimeoutException
+                    || cause instanceof ClosedChannelException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The database refused a character of the request's text (U+0000, or not valid in UTF-8): the client's fault. */

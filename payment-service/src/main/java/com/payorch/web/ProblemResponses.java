@@ -78,7 +78,7 @@ public class ProblemResponses implements WebExceptionHandler {
             return new ApiProblem(isWebhook(exchange) ? ProblemCode.WEBHOOK_INVALID : ProblemCode.INVALID_REQUEST,
                     "The request contains characters that cannot be stored (such as U+0000 or invalid UTF-8).");
         }
-        if (isDatabaseUnavailable(error)) {
+        if (DatabaseErrors.isUnavailable(error)) {
             // Expected during a database outage or restart: one line, no stack trace.
             log.warn("Database unavailable while serving {} {}: {}", exchange.getRequest().getMethod(),
                     exchange.getRequest().getPath(), DatabaseErrors.summary(error));
@@ -97,12 +97,5 @@ public class ProblemResponses implements WebExceptionHandler {
 
     private static boolean isWebhook(ServerWebExchange exchange) {
         return exchange.getRequest().getPath().value().startsWith("/v1/webhooks/");
-    }
-
-    private static boolean isDatabaseUnavailable(Throwable error) {
-        return error instanceof org.springframework.dao.DataAccessResourceFailureException
-                || error instanceof org.springframework.dao.TransientDataAccessException
-                || error instanceof io.r2dbc.spi.R2dbcException r2dbc && r2dbc.getSqlState() != null
-                        && r2dbc.getSqlState().startsWith("08");
     }
 }
