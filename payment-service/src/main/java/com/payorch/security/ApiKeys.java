@@ -3,7 +3,9 @@ package com.payorch.security;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
 
@@ -14,30 +16,49 @@ import org.springframework.stereotype.Component;
 @Component
 public class ApiKeys {
 
-    private record KeyDigest(String merchantId, byte[] digest) {
+    /** A key's SHA-256 digest; compares a presented key in constant time. */
+    record Digest(byte[] value) {
+
+        static Digest of(String key) {
+            return new Digest(sha256(key));
+        }
+
+        boolean matches(String presented) {
+            return MessageDigest.isEqual(value, sha256(presented));
+        }
     }
 
-    private final List<KeyDigest> keys;
+    private record MerchantKey(String merchantId, Digest digest) {
+    }
+
+    private final List<MerchantKey> keys;
 
     public ApiKeys(MerchantProperties properties) {
-        this.keys = properties.getMerchants().entrySet().stream()
-                .filter(entry -> entry.getValue().getApiKey() != null && !entry.getValue().getApiKey().isBlank())
-                .map(entry -> new KeyDigest(entry.getKey(), sha256(entry.getValue().getApiKey())))
-                .toList();
+        List<MerchantKey> configured = new ArrayList<>();
+        for (Map.Entry<String, MerchantProperties.Merchant> entry : properties.getMerchants().entrySet()) {
+            digestOf(entry.getKey(), entry.getValue())
+                    .ifPresent(digest -> configured.add(new MerchantKey(entry.getKey(), digest)));
+        }
+        this.keys = List.copyOf(configured);
+    }
+
+    static Optional<Digest> digestOf(String merchantId, MerchantProperties.Merchant merchant) {
+        String plain = merchant.getApiKey();
+        return plain != null && !plain.isBlank() ? Optional.of(Digest.of(plain)) : Optional.empty();
     }
 
     public Optional<String> merchantFor(String presentedKey) {
         byte[] presented = sha256(presentedKey);
         String match = null;
-        for (KeyDigest key : keys) {
-            if (MessageDigest.isEqual(key.digest(), presented)) {
+        for (MerchantKey key : keys) {
+            if (MessageDigest.isEqual(key.digest().value(), presented)) {
                 match = key.merchantId();
             }
         }
         return Optional.ofNullable(match);
     }
 
-    private static byte[] sha256(String value) {
+    static byte[] sha256(String value) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

@@ -4,8 +4,10 @@ import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import com.payorch.web.ProblemWriter;
 import java.util.Map;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.ReactiveAuthenticationManager;
@@ -21,11 +23,13 @@ import org.springframework.security.web.server.firewall.ServerExchangeRejectedHa
 import org.springframework.security.web.server.util.matcher.AndServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
  * `Authorization: Bearer <api-key>` on every /v1 endpoint except the gateway's webhooks, which carry their own
- * signature. No sessions, no cookies, no CSRF: each request authenticates itself.
+ * signature; the operator's key on the actuator except health ({@link ActuatorGuard}). No sessions, no cookies,
+ * no CSRF: each request authenticates itself.
  */
 @Configuration
 public class SecurityConfiguration {
@@ -33,7 +37,8 @@ public class SecurityConfiguration {
     private static final String BEARER = "Bearer ";
 
     @Bean
-    SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, ApiKeys apiKeys, ProblemWriter problems) {
+    SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, ApiKeys apiKeys, ProblemWriter problems,
+                                       OperatorProperties operator, Environment environment) {
         ServerAuthenticationEntryPoint unauthenticated = (exchange, e) -> problems.write(exchange, new ApiProblem(
                 ProblemCode.UNAUTHENTICATED, "Send a valid API key as 'Authorization: Bearer <api-key>'.",
                 Map.of(HttpHeaders.WWW_AUTHENTICATE, "Bearer")));
@@ -55,9 +60,13 @@ public class SecurityConfiguration {
                 .requestCache(ServerHttpSecurity.RequestCacheSpec::disable)
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
                 .addFilterAt(apiKeyFilter, SecurityWebFiltersOrder.AUTHENTICATION)
+                .addFilterBefore(new ActuatorGuard(operator,
+                                ManagementPortType.get(environment) == ManagementPortType.DIFFERENT, problems),
+                        SecurityWebFiltersOrder.AUTHENTICATION)
                 .authorizeExchange(exchanges -> exchanges
                         .pathMatchers("/v1/webhooks/**").permitAll()
                         .pathMatchers("/v1/**").authenticated()
+                        // The actuator is guarded by ActuatorGuard (operator key), not by a merchant's key.
                         .anyExchange().permitAll())
                 .exceptionHandling(handling -> handling
                         .authenticationEntryPoint(unauthenticated)
@@ -83,13 +92,16 @@ public class SecurityConfiguration {
 
     /** Reads the bearer token; a request without one passes on unauthenticated and meets the entry point. */
     private static ServerAuthenticationConverter bearerToken() {
-        return exchange -> {
-            String header = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-            if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-                return Mono.empty();
-            }
-            String key = header.substring(BEARER.length()).trim();
-            return key.isEmpty() ? Mono.empty() : Mono.just(new PresentedApiKey(key));
-        };
+        return exchange -> Mono.justOrEmpty(bearerTokenOf(exchange)).map(PresentedApiKey::new);
+    }
+
+    /** The token of `Authorization: Bearer <token>`, or null when there is none. */
+    static String bearerTokenOf(ServerWebExchange exchange) {
+        String header = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        String key = header.substring(BEARER.length()).trim();
+        return key.isEmpty() ? null : key;
     }
 }
