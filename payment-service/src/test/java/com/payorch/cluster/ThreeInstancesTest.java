@@ -53,6 +53,8 @@ class ThreeInstancesTest {
                             "--spring.flyway.user=" + database.username(),
                             "--spring.flyway.password=" + database.password(),
                             "--payments.db.embedded=false",
+                            // A throwaway external database: the shipped development key (sk_test_demo) is fine.
+                            "--payments.allow-development-defaults=true",
                             "--payments.gateway.sandbox.webhooks=off",
                             "--payments.gateway.sandbox.webhook-secret=" + SECRET,
                             "--spring.mail.host=127.0.0.1",
