@@ -1,5 +1,7 @@
 package com.payorch.security;
 
+import com.payorch.ratelimit.RateLimitFilter;
+import com.payorch.ratelimit.RateLimiter;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.ProblemCode;
 import com.payorch.web.ProblemWriter;
@@ -38,7 +40,8 @@ public class SecurityConfiguration {
 
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, ApiKeys apiKeys, ProblemWriter problems,
-                                       OperatorProperties operator, Environment environment) {
+                                       OperatorProperties operator, Environment environment,
+                                       RateLimiter rateLimiter) {
         ServerAuthenticationEntryPoint unauthenticated = (exchange, e) -> problems.write(exchange, new ApiProblem(
                 ProblemCode.UNAUTHENTICATED, "Send a valid API key as 'Authorization: Bearer <api-key>'.",
                 Map.of(HttpHeaders.WWW_AUTHENTICATE, "Bearer")));
@@ -63,6 +66,8 @@ public class SecurityConfiguration {
                 .addFilterBefore(new ActuatorGuard(operator,
                                 ManagementPortType.get(environment) == ManagementPortType.DIFFERENT, problems),
                         SecurityWebFiltersOrder.AUTHENTICATION)
+                // After authorization, so only an authenticated merchant's requests count, and before any handler.
+                .addFilterAfter(new RateLimitFilter(rateLimiter, problems), SecurityWebFiltersOrder.AUTHORIZATION)
                 .authorizeExchange(exchanges -> exchanges
                         .pathMatchers("/v1/webhooks/**").permitAll()
                         .pathMatchers("/v1/**").authenticated()
