@@ -185,6 +185,25 @@ public class IdempotencyKeys {
                 .then();
     }
 
+    /**
+     * After a failure (a 5xx): a key under which nothing was committed (still STARTED) is deleted, so the key is free
+     * for any request; a key with committed work is unlocked, so the client's retry resumes at once. One statement.
+     */
+    public Mono<Void> free(KeyClaim claim) {
+        return db.sql("""
+                        with forgotten as (
+                            delete from idempotency_keys
+                            where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner
+                              and recovery_point = 'STARTED')
+                        update idempotency_keys set locked_by = null, locked_until = null
+                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner
+                          and recovery_point <> 'STARTED'""")
+                .bind("merchant", claim.request().merchantId())
+                .bind("key", claim.request().key())
+                .bind("owner", claim.owner())
+                .then();
+    }
+
     /** After a refusal before any state change: the key was never used, so it is free for another request. */
     public Mono<Void> forget(KeyClaim claim) {
         return db.sql("""

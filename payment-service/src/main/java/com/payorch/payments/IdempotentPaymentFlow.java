@@ -13,7 +13,10 @@ import com.payorch.idempotency.KeyClaim;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.DatabaseErrors;
 import com.payorch.support.Refusal;
+import com.payorch.support.UnstorableText;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -22,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 
 /**
  * Drives an idempotent payment request (create, or retry) through its recovery points, after brandur's
@@ -36,6 +40,7 @@ import reactor.core.publisher.Mono;
 public class IdempotentPaymentFlow {
 
     private static final Logger log = LoggerFactory.getLogger(IdempotentPaymentFlow.class);
+    private static final int FREE_ATTEMPTS = 8;
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
@@ -89,7 +94,8 @@ public class IdempotentPaymentFlow {
                 .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), response);
     }
 
-    private Mono<StoredResponse> execute(IdempotentRequest request,
+    /** Package-private for tests that drive the flow with a first step of their own. */
+    Mono<StoredResponse> execute(IdempotentRequest request,
                                          Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
                                          PaymentResponse response) {
         return keys.acquire(request)
@@ -147,8 +153,11 @@ public class IdempotentPaymentFlow {
     }
 
     /**
-     * A refusal before any state change frees the key for another request; any other failure keeps what was
-     * committed and frees the key at once, so the client's retry resumes from the last recovery point.
+     * A refusal before any state change frees the key for another request; so does text the database could not store
+     * (a 400, behind the parser's own checks). Any other failure keeps what was committed and frees the key at once:
+     * deleted when nothing was committed under it, else unlocked so the client's retry resumes from the last
+     * recovery point. When the database cannot be reached to free it, that is tried again in the background; the
+     * lock timeout frees it at the latest.
      */
     private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
         if (error instanceof IdempotencyLockLostException) {
@@ -158,8 +167,23 @@ public class IdempotentPaymentFlow {
         if (error instanceof Refusal) {
             return keys.forget(claim).then(Mono.error(error));
         }
+        if (DatabaseErrors.isBadCharacter(error)) {
+            return keys.forget(claim).then(Mono.error(new UnstorableText()));
+        }
         log.warn("Idempotent request {} (merchant {}, resumed at {}) failed: {}", claim.request().key(),
-                claim.request().merchantId(), claim.recoveryPoint(), error.toString());
-        return keys.release(claim).onErrorResume(e -> Mono.empty()).then(Mono.error(error));
+                claim.request().merchantId(), claim.recoveryPoint(), DatabaseErrors.summary(error));
+        return keys.free(claim)
+                .onErrorResume(e -> {
+                    freeInTheBackground(claim);
+                    return Mono.empty();
+                })
+                .then(Mono.error(error));
+    }
+
+    private void freeInTheBackground(KeyClaim claim) {
+        keys.free(claim)
+                .retryWhen(Retry.backoff(FREE_ATTEMPTS, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
+                .subscribe(null, e -> log.warn("Idempotency key {} (merchant {}) stays locked until its lock timeout: {}",
+                        claim.request().key(), claim.request().merchantId(), DatabaseErrors.summary(e)));
     }
 }

@@ -4,7 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** `payments.merchants.<merchantId>.api-key=<key>`: one API key per merchant. */
+/**
+ * {@code payments.merchants.<merchantId>.*}: one API key per merchant, any number of merchants. The shipped
+ * {@code application.yml} defines merchant {@code demo} with the development key {@code sk_test_demo}.
+ */
 @ConfigurationProperties("payments")
 public class MerchantProperties {
 
@@ -24,9 +27,21 @@ public class MerchantProperties {
     }
 
     public static class Merchant {
-
-        /** The merchant's API key, sent as {@code Authorization: Bearer <key>}. */
+        /** {@code api-key}: the merchant's API key itself. Default: unset (the merchant has no key). */
         private String apiKey;
+        /**
+         * {@code api-key-sha256}: instead of {@code api-key}, the key's SHA-256 digest as 64 hex digits, so the key
+         * itself is not in the configuration. Default: unset. Anything but 64 hex digits stops the start-up.
+         */
+        private String apiKeySha256;
+
+        public String getApiKeySha256() {
+            return apiKeySha256;
+        }
+
+        public void setApiKeySha256(String apiKeySha256) {
+            this.apiKeySha256 = apiKeySha256;
+        }
 
         public String getApiKey() {
             return apiKey;

@@ -8,6 +8,7 @@ import com.payorch.payments.InvalidTransition;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.VersionMismatch;
 import com.payorch.support.Refusal;
+import com.payorch.support.UnstorableText;
 import com.payorch.webhooks.WebhookInvalid;
 import com.payorch.webhooks.WebhookSignatureInvalid;
 import java.util.Map;
@@ -54,6 +55,9 @@ final class DomainProblems {
         }
         if (refusal instanceof WebhookSignatureInvalid) {
             return new ApiProblem(ProblemCode.WEBHOOK_SIGNATURE_INVALID, detail);
+        }
+        if (refusal instanceof UnstorableText) {
+            return new ApiProblem(ProblemCode.INVALID_REQUEST, detail);
         }
         if (refusal instanceof WebhookInvalid) {
             return new ApiProblem(ProblemCode.WEBHOOK_INVALID, detail);

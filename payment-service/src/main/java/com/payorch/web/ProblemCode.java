@@ -22,6 +22,7 @@ public enum ProblemCode {
     VERSION_MISMATCH(HttpStatus.PRECONDITION_FAILED, "Version mismatch"),
     WEBHOOK_SIGNATURE_INVALID(HttpStatus.UNAUTHORIZED, "Webhook signature invalid"),
     WEBHOOK_INVALID(HttpStatus.BAD_REQUEST, "Webhook invalid"),
+    RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
     GATEWAY_ERROR(HttpStatus.BAD_GATEWAY, "Payment gateway error"),
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");

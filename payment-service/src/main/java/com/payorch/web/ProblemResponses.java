@@ -1,6 +1,6 @@
 package com.payorch.web;
 
-import io.r2dbc.spi.R2dbcException;
+import com.payorch.support.DatabaseErrors;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -8,8 +8,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.dao.ConcurrencyFailureException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.MethodNotAllowedException;
 import org.springframework.web.server.NotAcceptableStatusException;
@@ -29,6 +27,9 @@ import reactor.core.publisher.Mono;
 public class ProblemResponses implements WebExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
+
+    /** How long a client should wait before retrying after a 503. */
+    static final String RETRY_AFTER_SECONDS = "1";
 
     private final ProblemWriter writer;
 
@@ -76,21 +77,31 @@ public class ProblemResponses implements WebExceptionHandler {
             return new ApiProblem(ProblemCode.CONCURRENT_MODIFICATION,
                     "The resource was changed by another request; fetch it and try again.");
         }
-        if (isDatabaseUnavailable(error)) {
+        if (DatabaseErrors.isBadCharacter(error)) {
+            // The safety net behind the parsers' own checks: text PostgreSQL cannot store is the client's error.
+            log.warn("Database refused the text of {} {}: {}", exchange.getRequest().getMethod(),
+                    exchange.getRequest().getPath(), DatabaseErrors.summary(error));
+            return new ApiProblem(isWebhook(exchange) ? ProblemCode.WEBHOOK_INVALID : ProblemCode.INVALID_REQUEST,
+                    "The request contains characters that cannot be stored (such as U+0000 or invalid UTF-8).");
+        }
+        if (DatabaseErrors.isUnavailable(error)) {
+            // Expected during a database outage or restart: one line, no stack trace.
             log.warn("Database unavailable while serving {} {}: {}", exchange.getRequest().getMethod(),
-                    exchange.getRequest().getPath(), error.toString());
-            return new ApiProblem(ProblemCode.SERVICE_UNAVAILABLE, "The service is temporarily unavailable; retry later.",
-                    Map.of("Retry-After", "1"));
+                    exchange.getRequest().getPath(), DatabaseErrors.summary(error));
+            return serviceUnavailable();
         }
         log.error("Unexpected error serving {} {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(),
                 error);
         return new ApiProblem(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred; it has been logged.");
     }
 
-    private static boolean isDatabaseUnavailable(Throwable error) {
-        return error instanceof DataAccessResourceFailureException
-                || error instanceof TransientDataAccessException
-                || error instanceof R2dbcException r2dbc && r2dbc.getSqlState() != null
-                        && r2dbc.getSqlState().startsWith("08");
+    /** 503 with {@code Retry-After}: the database cannot be reached now; the same request may be sent again. */
+    public static ApiProblem serviceUnavailable() {
+        return new ApiProblem(ProblemCode.SERVICE_UNAVAILABLE, "The service is temporarily unavailable; retry later.",
+                Map.of("Retry-After", RETRY_AFTER_SECONDS));
+    }
+
+    private static boolean isWebhook(ServerWebExchange exchange) {
+        return exchange.getRequest().getPath().value().startsWith("/v1/webhooks/");
     }
 }

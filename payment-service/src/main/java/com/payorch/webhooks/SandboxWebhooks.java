@@ -5,6 +5,7 @@ import com.payorch.gateway.sandbox.SandboxGateway;
 import com.payorch.gateway.sandbox.SandboxGatewayProperties;
 import com.payorch.signing.WebhookHeaders;
 import com.payorch.signing.WebhookSignatureVerifier;
+import com.payorch.support.Text;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public class SandboxWebhooks implements ConnectorWebhooks {
         String type = text(body, "type", true);
         GatewayStatus status = TYPES.get(type);
         if (status == null) {
-            throw new WebhookInvalid("Unknown webhook type '" + type + "'.");
+            throw new WebhookInvalid("Unknown webhook type '" + Text.printable(type) + "'.");
         }
         JsonNode data = body.get("data");
         if (data == null || !data.isObject()) {
@@ -85,6 +86,9 @@ public class SandboxWebhooks implements ConnectorWebhooks {
         }
         if (!value.isTextual() || value.textValue().isEmpty() || value.textValue().length() > MAX_TEXT) {
             throw new WebhookInvalid("Member '" + field + "' must be a string of 1-" + MAX_TEXT + " characters.");
+        }
+        if (!Text.isClean(value.textValue(), false)) {
+            throw new WebhookInvalid("Member '" + field + "' must not contain control characters (such as U+0000).");
         }
         return value.textValue();
     }

@@ -45,6 +45,8 @@ class ThreeInstancesTest {
         for (int i = 0; i < 3; i++) {
             // Command-line arguments, so they win over application.yml as they would for a deployed instance.
             List<String> arguments = new ArrayList<>(List.of("--server.port=0",
+                    // A throwaway external database: the shipped development key (sk_test_demo) is fine.
+                    "--payments.allow-development-defaults=true",
                     "--server.shutdown=immediate",
                     "--spring.r2dbc.url=" + database.r2dbcUrl(),
                     "--spring.r2dbc.username=" + database.username(),

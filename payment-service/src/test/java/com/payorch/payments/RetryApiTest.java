@@ -128,4 +128,54 @@ class RetryApiTest extends ApiTest {
                 .expectBody().jsonPath("$.code").isEqualTo("invalid_request")
                 .jsonPath("$.detail").value(d -> assertThat((String) d).contains("amount"));
     }
+
+    private org.springframework.test.web.reactive.server.WebTestClient.ResponseSpec retryIfMatch(String paymentId,
+                                                                                                 String key,
+                                                                                                 String... ifMatch) {
+        return client.post().uri("/v1/payments/" + paymentId + "/retry")
+                .header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", key)
+                .headers(h -> h.addAll("If-Match", java.util.List.of(ifMatch)))
+                .exchange();
+    }
+
+    @Test
+    void ifMatchComparesStronglyAndAWeakTagNeverMatches() {
+        String paymentId = createProcessingPayment(unique("bk"));
+        declineAtGateway(paymentId); // version 3
+        for (String[] refused : new String[][] {{"W/\"3\""}, {"W/\"3\", \"2\""}, {"\"2\"", "W/\"3\""}, {"3"}, {"\"03\""}}) {
+            String key = unique("key");
+            retryIfMatch(paymentId, key, refused)
+                    .expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED)
+                    .expectBody().jsonPath("$.code").isEqualTo("version_mismatch");
+            assertThat(count("select count(*) from idempotency_keys where idempotency_key = $1", key)).isZero();
+        }
+        assertThat(count("select version from payments where id = $1", paymentId)).isEqualTo(3);
+    }
+
+    @Test
+    void ifMatchTakesSeveralValuesInOneHeader() {
+        String paymentId = createProcessingPayment(unique("bk"));
+        declineAtGateway(paymentId);
+        retryIfMatch(paymentId, unique("key"), "\"1\", W/\"2\",\"3\"")
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("PROCESSING");
+    }
+
+    @Test
+    void ifMatchTakesSeveralHeaders() {
+        String paymentId = createProcessingPayment(unique("bk"));
+        declineAtGateway(paymentId);
+        retryIfMatch(paymentId, unique("key"), "\"2\"", "\"3\"")
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("PROCESSING");
+    }
+
+    @Test
+    void ifMatchStarMatchesAnExistingPayment() {
+        String paymentId = createProcessingPayment(unique("bk"));
+        declineAtGateway(paymentId);
+        retryIfMatch(paymentId, unique("key"), "*")
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("PROCESSING");
+        retryIfMatch("pay_doesnotexist0000000000", unique("key"), "*")
+                .expectStatus().isNotFound().expectBody().jsonPath("$.code").isEqualTo("not_found");
+    }
 }

@@ -20,6 +20,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "payments.merchants.demo.api-key=sk_test_demo",
         "payments.merchants.other.api-key=sk_test_other",
         "payments.merchants.inputs.api-key=sk_test_inputs",
+        // The test database is external to the service but throwaway: the published development key is fine here.
+        "payments.allow-development-defaults=true",
         // Tests send the gateway's webhooks themselves; the sandbox's own deliveries are tested on their own.
         "payments.gateway.sandbox.webhooks=off",
         "payments.gateway.sandbox.webhook-secret=" + ApiTest.WEBHOOK_SECRET,

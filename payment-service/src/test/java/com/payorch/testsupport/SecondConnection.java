@@ -30,6 +30,7 @@ public final class SecondConnection implements AutoCloseable {
 
     /** The backend that waits on a lock while running a statement containing `queryFragment`, or -1. */
     public int backendWaitingOnLock(String queryFragment) throws SQLException {
+        clearStatisticsSnapshot();
         try (PreparedStatement statement = connection.prepareStatement("""
                 select pid from pg_stat_activity
                 where wait_event_type = 'Lock' and pid <> pg_backend_pid() and query ilike ?""")) {
@@ -40,10 +41,41 @@ public final class SecondConnection implements AutoCloseable {
         }
     }
 
+    // pg_stat_activity is read once per transaction and kept until its end; this connection's transaction is long.
+    private void clearStatisticsSnapshot() throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("select pg_stat_clear_snapshot()")) {
+            statement.executeQuery().close();
+        }
+    }
+
     public void terminate(int pid) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("select pg_terminate_backend(?)")) {
             statement.setInt(1, pid);
             statement.executeQuery().close();
+        }
+    }
+
+    /** Runs one statement (e.g. an insert, or `lock table`) in this connection's transaction. */
+    public void execute(String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            statement.execute();
+        }
+    }
+
+    /** Terminates every backend connected with this `application_name`; answers how many there were. */
+    public int terminateAll(String applicationName) throws SQLException {
+        clearStatisticsSnapshot();
+        try (PreparedStatement statement = connection.prepareStatement("""
+                select count(pg_terminate_backend(pid)) from pg_stat_activity
+                where application_name = ? and pid <> pg_backend_pid()""")) {
+            statement.setString(1, applicationName);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
         }
     }
 

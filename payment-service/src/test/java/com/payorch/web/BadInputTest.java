@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import com.payorch.testsupport.ApiTest;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -65,6 +66,27 @@ class BadInputTest extends ApiTest {
                 post("customerEmail not an address", VALID.replace("{", "{\"customerEmail\": \"nobody\", "), 400, "invalid_request", "customerEmail"),
                 post("customerEmail a number", VALID.replace("{", "{\"customerEmail\": 7, "), 400, "invalid_request", "customerEmail"),
                 post("description too long", VALID.replace("{", "{\"description\": \"" + "d".repeat(501) + "\", "), 400, "invalid_request", "description"),
+                // JSON escapes reach the service as real control characters; PostgreSQL refuses U+0000 in text.
+                post("description with U+0000", VALID.replace("{", "{\"description\": \"Room\\u0000101\", "), 400, "invalid_request", "description"),
+                post("description with a bell", VALID.replace("{", "{\"description\": \"Room\\u0007101\", "), 400, "invalid_request", "description"),
+                post("description with U+0085", VALID.replace("{", "{\"description\": \"Room\\u0085101\", "), 400, "invalid_request", "description"),
+                post("paymentMethod with U+0000", VALID.replace("pm_card_ok", "pm_card\\u0000ok"), 400, "invalid_request", "paymentMethod"),
+                post("paymentMethod with a tab", VALID.replace("pm_card_ok", "pm_card\\tok"), 400, "invalid_request", "paymentMethod"),
+                post("paymentMethod with a newline", VALID.replace("pm_card_ok", "pm_card_ok\\n"), 400, "invalid_request", "paymentMethod"),
+                post("paymentMethod with DEL", VALID.replace("pm_card_ok", "pm_card\\u007fok"), 400, "invalid_request", "paymentMethod"),
+                post("customerEmail with U+0000", VALID.replace("{", "{\"customerEmail\": \"\\\"a\\u0000b\\\"@example.com\", "), 400, "invalid_request", "customerEmail"),
+                post("bookingId with U+0000", VALID.replace("bk_inputs", "bk\\u0000inputs"), 400, "invalid_request", "bookingId"),
+                post("currency with U+0000", VALID.replace("JPY", "JP\\u0000"), 400, "invalid_request", "currency"),
+                new Case("retry body with U+0000 in a member name", HttpMethod.POST, "/v1/payments/pay_doesnotexist/retry",
+                        headers("k-retry-nul"), "{\"a\\u0000\": 1}".getBytes(StandardCharsets.UTF_8), 400, "invalid_request", null),
+                get("payment id with U+0000", "/v1/payments/pay_%00x", 400, "invalid_request", null),
+                get("booking id with U+0000", "/v1/bookings/bk_%00x", 400, "invalid_request", null),
+                get("list with a bookingId with U+0000", "/v1/payments?bookingId=bk_%00x", 400, "invalid_request", "bookingId"),
+                get("events for a paymentId with U+0000", "/v1/events?paymentId=pay_%00x", 400, "invalid_request", null),
+                get("events for a bookingId with U+0000", "/v1/events?bookingId=bk_%00x", 400, "invalid_request", null),
+                get("charges for a paymentId with U+0000", "/v1/sandbox/charges?paymentId=pay_%00x", 400, "invalid_request", null),
+                new Case("retry of a payment id with U+0000", HttpMethod.POST, "/v1/payments/pay_%00x/retry",
+                        headers("k-retry-nul-id"), new byte[0], 400, "invalid_request", null),
                 new Case("invalid UTF-8", HttpMethod.POST, "/v1/payments", headers("k-utf8"),
                         new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'}, 400, "invalid_request", null),
                 new Case("body over 64 KiB", HttpMethod.POST, "/v1/payments", headers("k-large"),
@@ -142,7 +164,8 @@ class BadInputTest extends ApiTest {
         }
 
         EntityExchangeResult<byte[]> send() {
-            var spec = client.method(c.method()).uri(c.path());
+            // An absolute URI is sent as written, so percent-escapes such as %00 reach the server undecoded.
+            var spec = client.method(c.method()).uri(URI.create("http://localhost:" + port + c.path()));
             c.headers().forEach(spec::header);
             if (c.body() != null && c.body().length > 0) {
                 spec.header("Content-Type", "application/json");

@@ -203,4 +203,29 @@ class WebhookIngestionTest extends ApiTest {
                 + " \"amount\": \"12000\", \"currency\": \"JPY\"}}")
                 .expectStatus().isBadRequest().expectBody().jsonPath("$.code").isEqualTo("webhook_invalid");
     }
+
+    @Test
+    void aControlCharacterInASignedWebhookIsInvalidAndRecordsNothing() {
+        String paymentId = createPayment(unique("bk"), "pm_card_declined");
+        String nulReason = unique("msg");
+        sendWebhook(nulReason, webhookBody("payment.failed", paymentId, 12000, "JPY")
+                        .replace("card_declined", "card\\u0000declined"))
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.code").isEqualTo("webhook_invalid")
+                .jsonPath("$.detail").value(detail -> assertThat((String) detail).contains("failureReason"));
+        String bellReason = unique("msg");
+        sendWebhook(bellReason, webhookBody("payment.failed", paymentId, 12000, "JPY")
+                        .replace("card_declined", "card\\u0007declined"))
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.code").isEqualTo("webhook_invalid");
+        String nulPayment = unique("msg");
+        sendWebhook(nulPayment, webhookBody("payment.failed", paymentId + "\\u0000", 12000, "JPY"))
+                .expectStatus().isBadRequest()
+                .expectBody().jsonPath("$.code").isEqualTo("webhook_invalid");
+
+        assertThat(count("select count(*) from webhook_receipts where webhook_id in ($1, $2, $3)",
+                nulReason, bellReason, nulPayment)).isZero();
+        assertThat(statusOf(paymentId)).isEqualTo("PROCESSING");
+        assertThat(count("select version from payments where id = $1", paymentId)).isEqualTo(2);
+    }
 }

@@ -11,6 +11,7 @@ import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.PaymentResponse;
 import com.payorch.payments.PaymentStore;
 import com.payorch.payments.VersionMismatch;
+import com.payorch.support.Text;
 import com.payorch.web.ApiProblem;
 import com.payorch.web.Detached;
 import com.payorch.web.RequestBodies;
@@ -70,7 +71,7 @@ public class PaymentController {
         String merchantId = principal.getName();
         HttpHeaders headers = exchange.getRequest().getHeaders();
         String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
-        String ifMatch = headers.getFirst(HttpHeaders.IF_MATCH);
+        List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);
         return RequestBodies.read(exchange).flatMap(bytes -> {
             JsonNode body = bytes.length == 0 ? json.parse("{}".getBytes()) : json.parse(bytes);
             parser.requireEmptyObject(body);
@@ -124,19 +125,19 @@ public class PaymentController {
                 RequestFingerprint.of(method, path, json.canonical(body)));
     }
 
-    /** `If-Match: "<version>"` (or `*`); anything else than the current version is refused with 412. */
-    private static void requireVersion(Payment payment, String ifMatch) {
-        if (ifMatch == null || ifMatch.trim().equals("*")) {
+    /**
+     * `If-Match`: any number of strong entity-tags (`"<version>"`) in one or several header lines, or `*` (any
+     * existing payment); refused with 412 unless one of them is the current version. `W/"3"` never matches.
+     */
+    private static void requireVersion(Payment payment, List<String> ifMatch) {
+        if (ifMatch.isEmpty()) {
             return;
         }
         String current = PaymentView.etag(payment);
-        boolean matches = List.of(ifMatch.split(",")).stream()
-                .map(String::trim)
-                .map(tag -> tag.startsWith("W/") ? tag.substring(2) : tag)
-                .anyMatch(current::equals);
-        if (!matches) {
-            throw new VersionMismatch("If-Match " + ifMatch.trim()
-                    + " does not match the payment's current version " + current + ".");
+        if (!IfMatch.matches(ifMatch, current)) {
+            throw new VersionMismatch("If-Match " + Text.printable(String.join(", ", ifMatch))
+                    + " does not match the payment's current version " + current
+                    + " (strong comparison: a weak W/ tag never matches).");
         }
     }
 

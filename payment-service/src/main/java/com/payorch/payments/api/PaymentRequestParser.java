@@ -3,6 +3,7 @@ package com.payorch.payments.api;
 import com.payorch.payments.NewPayment;
 
 import tools.jackson.databind.JsonNode;
+import com.payorch.support.Text;
 import com.payorch.web.ApiProblem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
@@ -52,6 +53,11 @@ public class PaymentRequestParser {
         rejectUnknownMembers(body, CREATE_FIELDS);
         CreateFields fields = new CreateFields(text(body, "bookingId"), integer(body, "amount"), text(body, "currency"),
                 text(body, "paymentMethod"), text(body, "customerEmail"), text(body, "description"));
+        requireCleanText("bookingId", fields.bookingId(), false);
+        requireCleanText("currency", fields.currency(), false);
+        requireCleanText("paymentMethod", fields.paymentMethod(), false);
+        requireCleanText("customerEmail", fields.customerEmail(), false);
+        requireCleanText("description", fields.description(), true);
         Set<ConstraintViolation<CreateFields>> violations = validator.validate(fields);
         violations.stream()
                 .min(Comparator.comparing(v -> v.getPropertyPath().toString()))
@@ -75,6 +81,14 @@ public class PaymentRequestParser {
         rejectUnknownMembers(body, Set.of());
     }
 
+    /** Control characters are refused before anything is stored (PostgreSQL cannot even store U+0000 as text). */
+    private static void requireCleanText(String field, String value, boolean freeText) {
+        if (value != null && !Text.isClean(value, freeText)) {
+            throw ApiProblem.invalidRequest("Field '" + field + "' must not contain control characters"
+                    + (freeText ? " other than tab and newline" : "") + " (such as U+0000) or unpaired surrogates.");
+        }
+    }
+
     private static void requireObject(JsonNode body) {
         if (!body.isObject()) {
             throw ApiProblem.invalidRequest("The request body must be a JSON object.");
@@ -84,7 +98,7 @@ public class PaymentRequestParser {
     private static void rejectUnknownMembers(JsonNode body, Set<String> known) {
         for (String name : body.propertyNames()) {
             if (!known.contains(name)) {
-                throw ApiProblem.invalidRequest("Unknown field '" + name + "'.");
+                throw ApiProblem.invalidRequest("Unknown field '" + Text.printable(name) + "'.");
             }
         }
     }

@@ -1,0 +1,118 @@
+package com.payorch.security;
+
+import com.payorch.gateway.sandbox.SandboxGatewayProperties;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+import org.springframework.util.StringUtils;
+
+/**
+ * Refuses the published development credentials outside development. They are printed in the README and in this
+ * repository (the API key {@code sk_test_demo}, the sandbox webhook secret), so anyone could use them: they are
+ * accepted only while the service runs on its embedded database. With an external database (the same rule as
+ * {@code payments.db.embedded}: {@code spring.r2dbc.url} set, or {@code payments.db.embedded=false}) the service
+ * refuses to start, naming every configuration key that holds one, unless
+ * {@code payments.allow-development-defaults=true}. It logs a warning whenever it runs with them.
+ *
+ * <p>A {@link BeanFactoryPostProcessor}, so the check runs before any bean is created: before a connection to the
+ * external database is opened or a migration runs.
+ */
+@Component
+public class DevelopmentDefaults implements BeanFactoryPostProcessor, EnvironmentAware {
+
+    /** The development merchant's API key, printed in the README and shipped in application.yml. */
+    public static final String DEVELOPMENT_API_KEY = "sk_test_demo";
+
+    /** Every credential value this repository publishes. */
+    static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_API_KEY,
+            SandboxGatewayProperties.DEVELOPMENT_WEBHOOK_SECRET);
+
+    private static final Logger log = LoggerFactory.getLogger(DevelopmentDefaults.class);
+
+    private Environment environment;
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+        check(environment);
+    }
+
+    static void check(Environment environment) {
+        List<String> offending = offendingKeys(environment);
+        if (offending.isEmpty()) {
+            return;
+        }
+        Binder binder = Binder.get(environment);
+        boolean allowed = binder.bind("payments", DevelopmentDefaultsProperties.class)
+                .map(DevelopmentDefaultsProperties::allowDevelopmentDefaults).orElse(false);
+        String keys = String.join(", ", offending);
+        if (!runsOnEmbeddedDatabase(environment) && !allowed) {
+            throw new IllegalStateException("Refusing to start: " + keys + " still "
+                    + (offending.size() == 1 ? "holds a" : "hold") + " published development value"
+                    + (offending.size() == 1 ? "" : "s") + " (printed in the README), and the service runs on an "
+                    + "external database. Configure secret values, or set payments.allow-development-defaults=true "
+                    + "to accept them knowingly.");
+        }
+        log.warn("Running with published development credentials in {} ({}): anyone who has read the README can "
+                        + "use them; replace them in any real deployment.", keys,
+                allowed ? "payments.allow-development-defaults=true" : "embedded database");
+    }
+
+    /** The configuration keys whose value is a published development credential, in a stable order. */
+    static List<String> offendingKeys(Environment environment) {
+        Set<String> publishedDigests = PUBLISHED.stream()
+                .map(value -> HexFormat.of().formatHex(ApiKeys.sha256(value)))
+                .collect(Collectors.toSet());
+        List<String> offending = new ArrayList<>();
+        Map<String, MerchantProperties.Merchant> merchants = Binder.get(environment)
+                .bind("payments.merchants", Bindable.mapOf(String.class, MerchantProperties.Merchant.class))
+                .orElse(Map.of());
+        merchants.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
+            MerchantProperties.Merchant merchant = entry.getValue();
+            if (merchant.getApiKey() != null && PUBLISHED.contains(merchant.getApiKey().trim())) {
+                offending.add("payments.merchants." + entry.getKey() + ".api-key");
+            }
+            if (merchant.getApiKeySha256() != null
+                    && publishedDigests.contains(merchant.getApiKeySha256().trim().toLowerCase(Locale.ROOT))) {
+                offending.add("payments.merchants." + entry.getKey() + ".api-key-sha256");
+            }
+        });
+        // Unset, the sandbox uses its development secret (SandboxGatewayProperties).
+        String webhookSecret = environment.getProperty("payments.gateway.sandbox.webhook-secret",
+                SandboxGatewayProperties.DEVELOPMENT_WEBHOOK_SECRET);
+        if (PUBLISHED.contains(webhookSecret.trim())) {
+            offending.add("payments.gateway.sandbox.webhook-secret");
+        }
+        String operatorKey = environment.getProperty("payments.operator.api-key");
+        if (operatorKey != null && PUBLISHED.contains(operatorKey.trim())) {
+            offending.add("payments.operator.api-key");
+        }
+        return offending;
+    }
+
+    /** The rule of {@code payments.db.embedded}: explicit, else embedded unless {@code spring.r2dbc.url} is set. */
+    static boolean runsOnEmbeddedDatabase(Environment environment) {
+        Boolean embedded = environment.getProperty("payments.db.embedded", Boolean.class);
+        if (embedded != null) {
+            return embedded;
+        }
+        return !StringUtils.hasText(environment.getProperty("spring.r2dbc.url"));
+    }
+}
