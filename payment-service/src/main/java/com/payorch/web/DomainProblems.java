@@ -8,7 +8,9 @@ import com.payorch.payments.InvalidTransition;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.VersionMismatch;
 import com.payorch.support.Refusal;
+import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.webhooks.WebhookInvalid;
+import com.payorch.webhooks.WebhookSignatureRejected;
 import com.payorch.webhooks.WebhookSignatureInvalid;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +56,12 @@ final class DomainProblems {
         }
         if (refusal instanceof WebhookSignatureInvalid) {
             return new ApiProblem(ProblemCode.WEBHOOK_SIGNATURE_INVALID, detail);
+        }
+        if (refusal instanceof WebhookSignatureRejected) {
+            return new ApiProblem(ProblemCode.WEBHOOK_SIGNATURE_REJECTED, detail);
+        }
+        if (refusal instanceof WebhookEndpointUnknown) {
+            return new ApiProblem(ProblemCode.NOT_FOUND, detail);
         }
         if (refusal instanceof WebhookInvalid) {
             return new ApiProblem(ProblemCode.WEBHOOK_INVALID, detail);

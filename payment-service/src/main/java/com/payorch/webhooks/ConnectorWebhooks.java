@@ -12,6 +12,11 @@ public interface ConnectorWebhooks {
     /** The connector's name, as payments' attempts record it. */
     String connector();
 
+    /** What a failed signature check answers: 401 `webhook_signature_invalid` unless the connector says otherwise. */
+    default RuntimeException signatureFailure() {
+        return new WebhookSignatureInvalid();
+    }
+
     /** Checks the signature on the raw bytes, before anything parses them. */
     boolean verify(HttpHeaders headers, byte[] rawBody);
 

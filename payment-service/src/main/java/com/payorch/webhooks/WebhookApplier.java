@@ -88,12 +88,9 @@ public class WebhookApplier {
     }
 
     private Mono<Integer> askConnector(String connector, Payment payment, String reference) {
-        if (!gateway.name().equals(connector)) {
-            return Mono.empty();
-        }
         return payments.attemptsWithoutReference(payment.id(), connector)
                 .concatMap(number -> gateway.find(new ChargeRequest(payment.id(), number, payment.amount(),
-                                payment.currency(), payment.paymentMethod()))
+                                payment.currency(), payment.paymentMethod(), payment.merchantId(), connector))
                         .filter(outcome -> outcome.reference().equals(reference))
                         .flatMap(outcome -> payments.recordReference(payment.id(), number, reference)
                                 .thenReturn(number))
