@@ -38,6 +38,8 @@ class ConnectorConfiguration {
         connectors.put(SandboxGateway.NAME, new TimeLimitedGateway(sandbox, gateway.timeout()));
         connectors.put(StripeGateway.NAME, new TimeLimitedGateway(new StripeGateway(properties, connectorScheduler),
                 gateway.timeout()));
+        connectors.put(AdyenGateway.NAME, new TimeLimitedGateway(new AdyenGateway(properties, connectorScheduler),
+                gateway.timeout()));
         return new ConnectorRouter(connectors, properties);
     }
 }

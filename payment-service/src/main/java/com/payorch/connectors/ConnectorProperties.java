@@ -119,6 +119,24 @@ public class ConnectorProperties {
     /** Global Adyen settings. */
     public static class Adyen {
         private URI checkoutUrl = URI.create("https://checkout-test.adyen.com/v71");
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration readTimeout = Duration.ofSeconds(8);
+
+        public Duration getConnectTimeout() {
+            return connectTimeout;
+        }
+
+        public void setConnectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+        }
+
+        public Duration getReadTimeout() {
+            return readTimeout;
+        }
+
+        public void setReadTimeout(Duration readTimeout) {
+            this.readTimeout = readTimeout;
+        }
 
         public URI getCheckoutUrl() {
             return checkoutUrl;

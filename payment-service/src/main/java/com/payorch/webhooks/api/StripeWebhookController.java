@@ -2,7 +2,6 @@ package com.payorch.webhooks.api;
 
 import com.payorch.web.Detached;
 import com.payorch.web.RequestBodies;
-import com.payorch.webhooks.ConnectorWebhooks;
 import com.payorch.webhooks.StripeWebhooks;
 import com.payorch.webhooks.WebhookPipeline;
 import java.util.Map;
