@@ -26,6 +26,21 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
     public ConnectorRouter(Map<String, PaymentGateway> connectors, ConnectorProperties properties) {
         this.connectors = Map.copyOf(connectors);
         this.properties = properties;
+        properties.getMerchants().forEach((merchantId, merchant) -> {
+            // a currency no routing-by-currency names: the merchant's default route
+            merchant.route("XXX").forEach(name -> requireKnown(merchantId, "routing", name));
+            merchant.getRoutingByCurrency().forEach((currency, route) -> route.forEach(name ->
+                    requireKnown(merchantId, "routing-by-currency." + currency, name.trim().toLowerCase(
+                            java.util.Locale.ROOT))));
+        });
+    }
+
+    /** A route naming a connector that does not exist is a configuration error: the service refuses to start. */
+    private void requireKnown(String merchantId, String key, String name) {
+        if (!connectors.containsKey(name)) {
+            throw new IllegalStateException("payments.merchants." + merchantId + "." + key + " names connector '"
+                    + name + "'; known connectors: " + connectors.keySet());
+        }
     }
 
     @Override
