@@ -59,6 +59,11 @@ public class AdyenWebhooks {
             return AdyenGateway.NAME;
         }
 
+        @Override
+        public String merchantId() {
+            return merchantId;
+        }
+
         /** The request as a whole carries no signature; each item is checked in {@link #parse}. */
         @Override
         public boolean verify(HttpHeaders headers, byte[] rawBody) {

@@ -50,15 +50,22 @@ public class StripeWebhooks {
         if (account == null || account.getWebhookSecret() == null || account.getWebhookSecret().isBlank()) {
             throw new WebhookEndpointUnknown();
         }
-        return new Adapter(account.getWebhookSecret());
+        return new Adapter(merchantId, account.getWebhookSecret());
     }
 
     private final class Adapter implements ConnectorWebhooks {
 
+        private final String merchantId;
         private final String secret;
 
-        Adapter(String secret) {
+        Adapter(String merchantId, String secret) {
+            this.merchantId = merchantId;
             this.secret = secret;
+        }
+
+        @Override
+        public String merchantId() {
+            return merchantId;
         }
 
         @Override

@@ -41,7 +41,7 @@ public class WebhookPipeline {
                 return Mono.error(invalid);
             }
             return Flux.fromIterable(notifications)
-                    .concatMap(notification -> applier.apply(connector.connector(), notification))
+                    .concatMap(notification -> applier.apply(connector.connector(), connector.merchantId(), notification))
                     .collectList();
         });
     }

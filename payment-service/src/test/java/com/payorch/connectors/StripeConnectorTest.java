@@ -37,6 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
         "payments.merchants.failover.api-key=sk_test_failover",
         "payments.merchants.failover.connectors.stripe.secret-key=" + StripeConnectorTest.FAILOVER_SECRET,
         "payments.merchants.failover.routing=stripe,sandbox",
+        "payments.merchants.failover.connectors.stripe.webhook-secret=" + StripeConnectorTest.FAILOVER_WEBHOOK_SECRET,
         "payments.merchants.revoked.api-key=sk_test_revoked",
         "payments.merchants.revoked.connectors.stripe.secret-key=" + StripeConnectorTest.REVOKED_SECRET,
         "payments.merchants.revoked.routing=stripe,sandbox",
@@ -44,7 +45,8 @@ import tools.jackson.databind.json.JsonMapper;
         "payments.merchants.eurostripe.connectors.stripe.secret-key=" + StripeConnectorTest.FAILOVER_SECRET,
         "payments.merchants.eurostripe.routing-by-currency.EUR=stripe",
         "payments.connectors.stripe.read-timeout=PT1S",
-        "payments.recovery.pending-after=PT1S",
+        // Long enough that the client's immediate retry, not recovery, is the next submission after a 502.
+        "payments.recovery.pending-after=PT3S",
         "payments.recovery.processing-after=PT1S",
         "payments.recovery.interval=PT0.2S",
         "payments.gateway.sandbox.webhook-delay=PT1H",
@@ -58,6 +60,7 @@ class StripeConnectorTest extends ApiTest {
     static final String STRIPEY_SECRET = "sk_test_51FakeStripeySecretKeyDoNotLog0001";
     static final String STRIPEY_WEBHOOK_SECRET = "whsec_FakeStripeyEndpointSecretDoNotLog01";
     static final String FAILOVER_SECRET = "sk_test_51FakeFailoverSecretKeyDoNotLog002";
+    static final String FAILOVER_WEBHOOK_SECRET = "whsec_FakeFailoverEndpointSecretDoNotLog2";
     static final String REVOKED_SECRET = "sk_test_51FakeRevokedSecretKeyDoNotLog0003";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -236,8 +239,8 @@ class StripeConnectorTest extends ApiTest {
                 .expectStatus().isCreated().expectBody(String.class).returnResult().getResponseBody();
         String id = paymentOf(booking);
 
-        assertThat(JSON.readTree(body).get("connector").textValue()).isEqualTo("sandbox");
-        assertThat(JSON.readTree(body).get("status").textValue()).isEqualTo("PROCESSING");
+        // The API's own submit or recovery (whichever took the last doubt back) moves it; then the sandbox charges.
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "PROCESSING".equals(statusOf(id)));
         assertThat(column("select connector from payments where id = $1", id)).isEqualTo("sandbox");
         assertThat(column("select connector from payment_attempts where payment_id = $1", id)).isEqualTo("sandbox");
         assertThat(STRIPE.intentsFor(id)).isZero();
@@ -340,6 +343,24 @@ class StripeConnectorTest extends ApiTest {
         assertThat(statusOf(payment.get("id").textValue())).isEqualTo("PROCESSING");
         assertThat(problem).doesNotContain(STRIPEY_WEBHOOK_SECRET);
         assertThat(output.getAll()).doesNotContain(STRIPEY_WEBHOOK_SECRET).doesNotContain(STRIPEY_SECRET);
+    }
+
+    @Test
+    void anEventAboutAnotherMerchantsPaymentIsNotFoundAndRecordsNothing() {
+        JsonNode payment = created("sk_test_stripey", unique("bk"), "pm_card_processing");
+        String id = payment.get("id").textValue();
+        String eventId = unique("evt");
+        String payload = FakeStripe.event(eventId, "payment_intent.succeeded",
+                STRIPE.settle(payment.get("connectorReference").textValue(), "succeeded"), "2025-06-30.basil");
+
+        // Correctly signed for merchant "failover"'s endpoint, but about merchant "stripey"'s payment.
+        stripeWebhook("failover", payload, FAILOVER_WEBHOOK_SECRET).expectStatus().isNotFound()
+                .expectBody().jsonPath("$.code").isEqualTo("not_found");
+
+        assertThat(count("select count(*) from webhook_receipts where webhook_id = $1", eventId)).isZero();
+        assertThat(statusOf(id)).isEqualTo("PROCESSING");
+        stripeWebhook("stripey", payload, STRIPEY_WEBHOOK_SECRET).expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("applied");
     }
 
     @Test
