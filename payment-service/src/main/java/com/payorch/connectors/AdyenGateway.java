@@ -19,9 +19,6 @@ import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -168,29 +165,18 @@ public final class AdyenGateway implements PaymentGateway {
             if (status == 400 || status == 401 || status == 403 || status == 422) {
                 return new ConnectorRefusedException(about + ": refused with HTTP " + status + ", not charged");
             }
-            Throwable cause = rootCause(e);
-            if (status <= 0 && isNotSent(cause)) {
-                return new GatewayUnavailableException(about + ": not sent (" + cause.getClass().getSimpleName() + ")");
+            Throwable notSent = StripeGateway.notSentCause(e);
+            if (status <= 0 && notSent != null) {
+                return new GatewayUnavailableException(about + ": not sent (" + notSent.getClass().getSimpleName()
+                        + ")");
             }
             return new GatewayException(about + ": HTTP " + status + ", outcome unknown");
         }
-        Throwable cause = rootCause(e);
-        if (isNotSent(cause)) {
-            return new GatewayUnavailableException(about + ": not sent (" + cause.getClass().getSimpleName() + ")");
+        Throwable notSent = StripeGateway.notSentCause(e);
+        if (notSent != null) {
+            return new GatewayUnavailableException(about + ": not sent (" + notSent.getClass().getSimpleName() + ")");
         }
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
         return new GatewayException(about + ": outcome unknown (" + cause.getClass().getSimpleName() + ")");
-    }
-
-    private static boolean isNotSent(Throwable cause) {
-        return cause instanceof ConnectException || cause instanceof UnknownHostException
-                || cause instanceof NoRouteToHostException;
-    }
-
-    private static Throwable rootCause(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 }

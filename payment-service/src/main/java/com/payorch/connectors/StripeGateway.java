@@ -38,7 +38,8 @@ import reactor.core.scheduler.Scheduler;
  * <ul>
  *   <li>One {@link StripeClient} per merchant (its secret key), all pointed at `payments.connectors.stripe.api-base`,
  *       with the SDK's own network retries OFF: a retry inside the SDK could turn a "read timed out" (possibly
- *       charged) into a later "connection refused" that would wrongly read as "certainly not charged".</li>
+ *       charged) into a later "connection refused" that would wrongly read as "certainly not charged"; for the
+ *       same reason the transport is {@link StripeHttpTransport}, which never re-sends a POST by itself.</li>
  *   <li>The SDK blocks: every call runs on {@code scheduler} (bounded), never on an event loop, within the SDK's
  *       connect and read time-outs (and the port's {@code TimeLimitedGateway} above it).</li>
  *   <li>{@link #find}: Stripe's Search API ({@code metadata['payment_id']} and {@code metadata['attempt']}). It
@@ -179,6 +180,7 @@ public final class StripeGateway implements PaymentGateway {
                 .setConnectTimeout((int) global.getConnectTimeout().toMillis())
                 .setReadTimeout((int) global.getReadTimeout().toMillis())
                 .setMaxNetworkRetries(0)
+                .setHttpClient(new StripeHttpTransport(global.getConnectTimeout(), global.getReadTimeout()))
                 .build());
     }
 
@@ -190,11 +192,12 @@ public final class StripeGateway implements PaymentGateway {
     static GatewayException translate(ChargeRequest request, String what, StripeException e) {
         String about = "Stripe " + what + " of payment " + request.paymentId() + " attempt " + request.attempt();
         if (e instanceof ApiConnectionException) {
-            Throwable cause = rootCause(e);
-            if (cause instanceof ConnectException || cause instanceof UnknownHostException
-                    || cause instanceof NoRouteToHostException) {
-                return new GatewayUnavailableException(about + ": not sent (" + cause.getClass().getSimpleName() + ")");
+            Throwable notSent = notSentCause(e);
+            if (notSent != null) {
+                return new GatewayUnavailableException(about + ": not sent (" + notSent.getClass().getSimpleName()
+                        + ")");
             }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
             return new GatewayException(about + ": outcome unknown (" + cause.getClass().getSimpleName() + ")");
         }
         Integer status = e.getStatusCode();
@@ -209,11 +212,17 @@ public final class StripeGateway implements PaymentGateway {
         return new GatewayException(about + ": HTTP " + status + ", outcome unknown");
     }
 
-    private static Throwable rootCause(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
+    /**
+     * The exception in the cause chain that proves the request never left (the connection was never made, the name
+     * not resolved), or null. A reset, an end of stream or a time-out after connecting are not in this list.
+     */
+    static Throwable notSentCause(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof UnknownHostException
+                    || cause instanceof NoRouteToHostException) {
+                return cause;
+            }
         }
-        return cause;
+        return null;
     }
 }

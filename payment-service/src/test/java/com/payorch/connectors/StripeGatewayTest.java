@@ -19,7 +19,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import org.junit.jupiter.api.Test;
 
-/** Stripe's statuses and failures in the port's words: which failures may fail over, which are ambiguous. */
+/** Stripe's and Adyen's statuses and failures in the port's words: which may fail over, which are ambiguous. */
 class StripeGatewayTest {
 
     private static final ChargeRequest REQUEST = new ChargeRequest("pay_1", 1, 12000, "JPY", "pm_card_visa", "m", "stripe");
@@ -44,6 +44,39 @@ class StripeGatewayTest {
                 new UnknownHostException("api.stripe.com")))).isExactlyInstanceOf(GatewayUnavailableException.class);
         assertThat(StripeGateway.translate(REQUEST, "submit", new ApiConnectionException("x",
                 new SocketTimeoutException("Read timed out")))).isExactlyInstanceOf(GatewayException.class);
+        // java.net.http reports a refused connection as a ConnectException caused by a ClosedChannelException.
+        ConnectException refused = new ConnectException();
+        refused.initCause(new java.nio.channels.ClosedChannelException());
+        assertThat(StripeGateway.translate(REQUEST, "submit", new ApiConnectionException("x", refused)))
+                .isExactlyInstanceOf(GatewayUnavailableException.class);
+        assertThat(StripeGateway.translate(REQUEST, "submit", new ApiConnectionException("x",
+                new java.io.IOException("Connection reset")))).isExactlyInstanceOf(GatewayException.class);
+    }
+
+    @Test
+    void adyenResultCodesAndFailuresMapAsTheContractSays() {
+        assertThat(AdyenGateway.map("Authorised", null).status()).isEqualTo(GatewayStatus.SUCCEEDED);
+        assertThat(AdyenGateway.map("Refused", "Not enough balance"))
+                .isEqualTo(new AdyenGateway.Mapped(GatewayStatus.FAILED, "Not enough balance"));
+        assertThat(AdyenGateway.map("Received", null).status()).isEqualTo(GatewayStatus.PROCESSING);
+        assertThat(AdyenGateway.map("Pending", null).status()).isEqualTo(GatewayStatus.PROCESSING);
+        assertThat(AdyenGateway.map("RedirectShopper", null))
+                .isEqualTo(new AdyenGateway.Mapped(GatewayStatus.FAILED, "authentication_required"));
+        com.adyen.model.checkout.PaymentResponse error = new com.adyen.model.checkout.PaymentResponse()
+                .resultCode(com.adyen.model.checkout.PaymentResponse.ResultCodeEnum.ERROR).pspReference("881");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AdyenGateway.outcome(REQUEST, error))
+                .isExactlyInstanceOf(GatewayException.class);
+
+        assertThat(AdyenGateway.translate(REQUEST, new java.io.IOException("refused", new ConnectException())))
+                .isExactlyInstanceOf(GatewayUnavailableException.class);
+        assertThat(AdyenGateway.translate(REQUEST, new com.adyen.service.exception.ApiException("no", 401)))
+                .isInstanceOf(ConnectorRefusedException.class);
+        assertThat(AdyenGateway.translate(REQUEST, new com.adyen.service.exception.ApiException("bad", 422)))
+                .isInstanceOf(ConnectorRefusedException.class);
+        assertThat(AdyenGateway.translate(REQUEST, new com.adyen.service.exception.ApiException("boom", 500)))
+                .isExactlyInstanceOf(GatewayException.class);
+        assertThat(AdyenGateway.translate(REQUEST, new java.net.SocketTimeoutException("Read timed out")))
+                .isExactlyInstanceOf(GatewayException.class);
     }
 
     @Test
