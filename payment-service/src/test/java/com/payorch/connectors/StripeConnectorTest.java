@@ -3,6 +3,17 @@ package com.payorch.connectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.fakes.FakeStripe;
+import com.payorch.payments.ConnectorSubmission;
+import com.payorch.payments.NewPayment;
+import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentStateChanges;
+import com.payorch.payments.TransitionOrigin;
+import java.util.List;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import com.payorch.testsupport.ApiTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,6 +73,15 @@ class StripeConnectorTest extends ApiTest {
     static final String FAILOVER_SECRET = "sk_test_51FakeFailoverSecretKeyDoNotLog002";
     static final String FAILOVER_WEBHOOK_SECRET = "whsec_FakeFailoverEndpointSecretDoNotLog2";
     static final String REVOKED_SECRET = "sk_test_51FakeRevokedSecretKeyDoNotLog0003";
+
+    @Autowired
+    PaymentStateChanges stateChanges;
+
+    @Autowired
+    ConnectorSubmission submission;
+
+    @Autowired
+    TransactionalOperator transaction;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final FakeStripe STRIPE = new FakeStripe(3000).acceptKey(STRIPEY_SECRET).acceptKey(FAILOVER_SECRET);
@@ -222,6 +242,38 @@ class StripeConnectorTest extends ApiTest {
     @Test
     void aConnectionResetAfterStripeChargedStaysOnStripeAndIsChargedOnce() {
         ambiguousFailureIsResolvedOnStripeWithOneCharge(FakeStripe.Failure.RESET_AFTER_CHARGE);
+    }
+
+    /**
+     * Two submissions of one attempt at once (the API and recovery, say): one times out after Stripe charged, the
+     * other is refused with a 401. The refusal must not move the attempt while the other is in doubt.
+     */
+    @Test
+    void aDefiniteRefusalWhileAnotherSubmissionIsInDoubtDoesNotMoveTheAttempt() {
+        String token = unique("pm_card_visa");
+        Payment payment = transaction.transactional(stateChanges.create("failover",
+                        new NewPayment(unique("bk"), 12000, "JPY", token, null, null), "stripe",
+                        TransitionOrigin.api(unique("key"))))
+                .block(Duration.ofSeconds(10)).payment();
+        STRIPE.failNext(token, FakeStripe.Failure.TIMEOUT_AFTER_CHARGE);
+        STRIPE.failNext(token, FakeStripe.Failure.UNAUTHORIZED);
+
+        Mono<String> first = submission.submit(payment).map(outcome -> "outcome")
+                .onErrorResume(e -> Mono.just(e.getClass().getSimpleName()));
+        Mono<String> second = submission.submit(payment).map(outcome -> "outcome")
+                .onErrorResume(e -> Mono.just(e.getClass().getSimpleName()));
+        List<String> results = Flux.merge(first.subscribeOn(Schedulers.parallel()),
+                second.subscribeOn(Schedulers.parallel())).collectList().block(Duration.ofSeconds(20));
+
+        assertThat(results).containsExactlyInAnyOrder("GatewayException", "ConnectorRefusedException");
+        assertThat(column("select connector from payments where id = $1", payment.id())).isEqualTo("stripe");
+        assertThat(column("select connector || '/' || sends_in_doubt from payment_attempts where payment_id = $1",
+                payment.id())).isEqualTo("stripe/1");
+        assertThat(sandboxCharges(payment.id())).isZero();
+        // Recovery resubmits with the same key: Stripe's saved answer, the one charge.
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(payment.id())));
+        assertThat(STRIPE.intentsFor(payment.id())).isEqualTo(1);
+        assertThat(sandboxCharges(payment.id())).isZero();
     }
 
     @Test
