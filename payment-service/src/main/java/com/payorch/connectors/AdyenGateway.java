@@ -40,6 +40,7 @@ import reactor.core.scheduler.Scheduler;
  *   <li>{@link #find}: Checkout has no look-up of a payment; it answers empty, and what became of an attempt is
  *       learnt from its notification or from resubmitting with the same key (which cannot charge twice).</li>
  * </ul>
+ * The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself.
  * Payment method: `pm_card_visa` is Adyen's test card data (`test_4111111111111111`, 03/2030, 737),
  * `pm_card_chargeDeclined` the same card with holder name `REFUSED` (Adyen's test result code); any other token is
  * sent as a stored payment method id.
@@ -149,8 +150,10 @@ public final class AdyenGateway implements PaymentGateway {
                     .toMillis());
             config.setReadTimeoutMillis((int) properties.getConnectors().getAdyen().getReadTimeout().toMillis());
             String base = properties.getConnectors().getAdyen().getCheckoutUrl().toString();
-            return new PaymentsApi(new Client(config), base.endsWith("/") ? base.substring(0, base.length() - 1)
-                    : base);
+            Client client = new Client(config);
+            client.setHttpClient(new AdyenHttpTransport(properties.getConnectors().getAdyen().getConnectTimeout(),
+                    properties.getConnectors().getAdyen().getReadTimeout()));
+            return new PaymentsApi(client, base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
         });
     }
 
