@@ -13,7 +13,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * Stripe's address refuses connections (nothing listens on its port): the submit certainly did not reach Stripe.
+ * Stripe's and Adyen's addresses refuse connections (nothing listens on the port): the submit certainly did not
+ * reach them.
  * With a second connector on the route the attempt moves there, recorded on the payment and the attempt; without
  * one it stays PENDING at Stripe for recovery.
  */
@@ -24,6 +25,10 @@ import org.springframework.test.context.TestPropertySource;
         "payments.merchants.oneway.api-key=sk_test_oneway",
         "payments.merchants.oneway.connectors.stripe.secret-key=sk_test_51UnreachableOneWaySecret",
         "payments.merchants.oneway.routing=stripe",
+        "payments.merchants.adyentwoway.api-key=sk_test_adyentwoway",
+        "payments.merchants.adyentwoway.connectors.adyen.api-key=AQE_UnreachableAdyenKey",
+        "payments.merchants.adyentwoway.connectors.adyen.merchant-account=PayorchTestECOM",
+        "payments.merchants.adyentwoway.routing=adyen,stripe,sandbox",
         "payments.recovery.pending-after=PT1H",
         "payments.gateway.sandbox.webhook-delay=PT1H"})
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
@@ -37,6 +42,7 @@ class StripeUnreachableTest extends ApiTest {
         }
         String base = "http://127.0.0.1:" + port;
         registry.add("payments.connectors.stripe.api-base", () -> base);
+        registry.add("payments.connectors.adyen.checkout-url", () -> base + "/v71");
     }
 
     private String body(String booking) {
@@ -63,6 +69,17 @@ class StripeUnreachableTest extends ApiTest {
                 + " where p.booking_id = $1", booking)).isEqualTo("sandbox");
         assertThat(value("select a.sends_in_doubt from payment_attempts a join payments p on p.id = a.payment_id"
                 + " where p.booking_id = $1", booking)).isEqualTo("0");
+        assertThat(count("select count(*) from sandbox_charges c join payments p on p.id = c.payment_id"
+                + " where p.booking_id = $1", booking)).isEqualTo(1);
+    }
+
+    @Test
+    void refusedConnectionsAtAdyenThenStripeMoveTheAttemptAlongTheWholeRoute() {
+        String booking = unique("bk");
+        postPayment("sk_test_adyentwoway", unique("key"), body(booking)).exchange()
+                .expectStatus().isCreated()
+                .expectBody().jsonPath("$.connector").isEqualTo("sandbox").jsonPath("$.status").isEqualTo("PROCESSING");
+
         assertThat(count("select count(*) from sandbox_charges c join payments p on p.id = c.payment_id"
                 + " where p.booking_id = $1", booking)).isEqualTo(1);
     }
