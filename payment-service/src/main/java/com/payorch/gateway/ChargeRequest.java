@@ -1,12 +1,27 @@
 package com.payorch.gateway;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a connector is asked to charge for one attempt. The payment id and the attempt (1, then one more per retry
  * of a failed payment) form the connector's idempotency key: the same attempt submitted again is the same charge.
+ *
+ * @param merchantId the merchant whose connector account is used (connectors hold credentials per merchant)
+ * @param connector  the connector the attempt is recorded at; null only where no router is involved (one connector)
  */
-public record ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod) {
+public record ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod,
+                            @Nullable String merchantId, @Nullable String connector) {
+
+    public ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod) {
+        this(paymentId, attempt, amount, currency, paymentMethod, null, null);
+    }
 
     public String idempotencyKey() {
         return attempt == 1 ? paymentId : paymentId + "-attempt-" + attempt;
+    }
+
+    /** The same attempt, addressed to another connector (failover after a definite "not charged"). */
+    public ChargeRequest at(String otherConnector) {
+        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, otherConnector);
     }
 }

@@ -2,7 +2,6 @@ package com.payorch.payments;
 
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
-import com.payorch.gateway.PaymentGateway;
 import com.payorch.idempotency.IdempotencyKeyReused;
 import com.payorch.idempotency.IdempotencyKeys;
 import com.payorch.idempotency.IdempotencyLockLostException;
@@ -46,14 +45,14 @@ public class IdempotentPaymentFlow {
     private final PaymentStore payments;
     private final PaymentStateChanges stateChanges;
     private final GatewayOutcomes outcomes;
-    private final PaymentGateway gateway;
+    private final ConnectorSubmission gateway;
     private final TransactionalOperator transaction;
     private final BookingGuard bookingGuard;
     private final PaymentMetrics metrics;
     private final RetryingTransaction retryingTransaction;
 
     public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentStore payments, PaymentStateChanges stateChanges,
-                                 GatewayOutcomes outcomes, PaymentGateway gateway, TransactionalOperator transaction,
+                                 GatewayOutcomes outcomes, ConnectorSubmission gateway, TransactionalOperator transaction,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
                                  RetryingTransaction retryingTransaction) {
         this.keys = keys;
@@ -71,7 +70,8 @@ public class IdempotentPaymentFlow {
     public Mono<StoredResponse> create(IdempotentRequest request, NewPayment newPayment, PaymentResponse response) {
         String merchantId = request.merchantId();
         return execute(request, claim -> bookingGuard.guarded(
-                stateChanges.create(merchantId, newPayment, gateway.name(), TransitionOrigin.api(request.key())),
+                stateChanges.create(merchantId, newPayment,
+                        gateway.firstConnector(merchantId, newPayment.currency()), TransitionOrigin.api(request.key())),
                 merchantId, newPayment.bookingId()), response);
     }
 
@@ -144,10 +144,10 @@ public class IdempotentPaymentFlow {
 
     /** The connector's outcome; empty when it could not be reached (recovery submits later). */
     private Mono<Optional<GatewayOutcome>> submit(Payment payment) {
-        return gateway.submit(payment.chargeRequest())
+        return gateway.submit(payment)
                 .map(Optional::of)
                 .onErrorResume(GatewayUnavailableException.class, e -> {
-                    log.warn("Gateway unreachable for payment {}; it stays PENDING for recovery", payment.id());
+                    log.warn("No connector could take payment {} now; it stays PENDING for recovery", payment.id());
                     return Mono.just(Optional.empty());
                 });
     }

@@ -21,6 +21,6 @@ public record Payment(String id, String merchantId, String bookingId, long amoun
 
     /** What the connector is asked to charge for the current attempt (its idempotency key included). */
     public ChargeRequest chargeRequest() {
-        return new ChargeRequest(id, attempt, amount, currency, paymentMethod);
+        return new ChargeRequest(id, attempt, amount, currency, paymentMethod, merchantId, connector);
     }
 }

@@ -216,6 +216,61 @@ public class PaymentStore {
     }
 
     /**
+     * Before a submission that may fail over: counts it as in doubt at {@code connector}. False when the attempt is no
+     * longer PENDING at that connector (it moved on, or an outcome came): the caller must not send.
+     */
+    Mono<Boolean> beginSend(String paymentId, int attempt, String connector) {
+        return db.sql("""
+                        update payment_attempts set sends_in_doubt = sends_in_doubt + 1
+                        where payment_id = :payment and number = :attempt and connector = :connector
+                          and status = 'PENDING'""")
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .bind("connector", connector)
+                .fetch()
+                .rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
+    /** The submission ended with a definite "not charged": no longer in doubt. Answers the doubts left. */
+    Mono<Integer> endSendNotCharged(String paymentId, int attempt, String connector) {
+        return db.sql("""
+                        update payment_attempts set sends_in_doubt = greatest(sends_in_doubt - 1, 0)
+                        where payment_id = :payment and number = :attempt and connector = :connector
+                        returning sends_in_doubt""")
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .bind("connector", connector)
+                .map(row -> row.get("sends_in_doubt", Integer.class))
+                .one()
+                .defaultIfEmpty(-1);
+    }
+
+    /**
+     * Moves a PENDING attempt from {@code from} to {@code to} (the payment's and the attempt's connector, one
+     * statement), only while no submission to {@code from} is in doubt. True when it moved. Not a state change: the
+     * payment's status, version and history stay as they are.
+     */
+    Mono<Boolean> moveToConnector(String paymentId, int attempt, String from, String to) {
+        return db.sql("""
+                        with moved as (
+                            update payment_attempts set connector = :to, sends_in_doubt = 0
+                            where payment_id = :payment and number = :attempt and connector = :from
+                              and status = 'PENDING' and sends_in_doubt = 0 and reference is null
+                            returning payment_id)
+                        update payments set connector = :to
+                        where id in (select payment_id from moved) and attempt = :attempt and connector = :from
+                          and status = 'PENDING'""")
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .bind("from", from)
+                .bind("to", to)
+                .fetch()
+                .rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
+    /**
      * Marks a superseded attempt as having taken the money, once: true only for the call that marked it, so the
      * caller writes one {@code charge.orphaned} event however often the outcome is reported.
      */

@@ -3,6 +3,7 @@ package com.payorch.recovery;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.payments.ConnectorSubmission;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.OutcomeResult;
 import com.payorch.payments.Payment;
@@ -40,6 +41,7 @@ public class StuckPaymentRecovery {
     private final PaymentStore payments;
     private final StuckPayments stuckPayments;
     private final PaymentGateway gateway;
+    private final ConnectorSubmission submission;
     private final GatewayOutcomes outcomes;
     private final PaymentStateChanges stateChanges;
     private final RetryingTransaction transaction;
@@ -47,11 +49,13 @@ public class StuckPaymentRecovery {
     private final RecoveryProperties properties;
 
     public StuckPaymentRecovery(PaymentStore payments, StuckPayments stuckPayments, PaymentGateway gateway,
+                                ConnectorSubmission submission,
                                 GatewayOutcomes outcomes, PaymentStateChanges stateChanges,
                                 RetryingTransaction transaction, WorkClaims claims, RecoveryProperties properties) {
         this.payments = payments;
         this.stuckPayments = stuckPayments;
         this.gateway = gateway;
+        this.submission = submission;
         this.outcomes = outcomes;
         this.stateChanges = stateChanges;
         this.transaction = transaction;
@@ -88,7 +92,7 @@ public class StuckPaymentRecovery {
     }
 
     private Mono<Payment> resubmit(Payment payment) {
-        return gateway.submit(payment.chargeRequest()).flatMap(outcome -> settle(outcome, TransitionSource.RECOVERY));
+        return submission.submit(payment).flatMap(outcome -> settle(outcome, TransitionSource.RECOVERY));
     }
 
     /**

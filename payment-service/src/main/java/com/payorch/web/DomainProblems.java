@@ -9,7 +9,9 @@ import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.VersionMismatch;
 import com.payorch.support.Refusal;
 import com.payorch.support.UnstorableText;
+import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.webhooks.WebhookInvalid;
+import com.payorch.webhooks.WebhookSignatureRejected;
 import com.payorch.webhooks.WebhookSignatureInvalid;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +60,12 @@ final class DomainProblems {
         }
         if (refusal instanceof UnstorableText) {
             return new ApiProblem(ProblemCode.INVALID_REQUEST, detail);
+        }
+        if (refusal instanceof WebhookSignatureRejected) {
+            return new ApiProblem(ProblemCode.WEBHOOK_SIGNATURE_REJECTED, detail);
+        }
+        if (refusal instanceof WebhookEndpointUnknown) {
+            return new ApiProblem(ProblemCode.NOT_FOUND, detail);
         }
         if (refusal instanceof WebhookInvalid) {
             return new ApiProblem(ProblemCode.WEBHOOK_INVALID, detail);

@@ -21,6 +21,7 @@ public enum ProblemCode {
     CONCURRENT_MODIFICATION(HttpStatus.CONFLICT, "The resource was changed concurrently"),
     VERSION_MISMATCH(HttpStatus.PRECONDITION_FAILED, "Version mismatch"),
     WEBHOOK_SIGNATURE_INVALID(HttpStatus.UNAUTHORIZED, "Webhook signature invalid"),
+    WEBHOOK_SIGNATURE_REJECTED(HttpStatus.BAD_REQUEST, "Webhook signature rejected"),
     WEBHOOK_INVALID(HttpStatus.BAD_REQUEST, "Webhook invalid"),
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
     GATEWAY_ERROR(HttpStatus.BAD_GATEWAY, "Payment gateway error"),

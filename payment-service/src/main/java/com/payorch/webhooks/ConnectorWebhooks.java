@@ -1,5 +1,6 @@
 package com.payorch.webhooks;
 
+import org.jspecify.annotations.Nullable;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 
@@ -11,6 +12,16 @@ public interface ConnectorWebhooks {
 
     /** The connector's name, as payments' attempts record it. */
     String connector();
+
+    /** The merchant whose endpoint this adapter serves (PSP endpoints are per merchant); null for the sandbox. */
+    default @Nullable String merchantId() {
+        return null;
+    }
+
+    /** What a failed signature check answers: 401 `webhook_signature_invalid` unless the connector says otherwise. */
+    default RuntimeException signatureFailure() {
+        return new WebhookSignatureInvalid();
+    }
 
     /** Checks the signature on the raw bytes, before anything parses them. */
     boolean verify(HttpHeaders headers, byte[] rawBody);

@@ -1,5 +1,6 @@
 package com.payorch.webhooks;
 
+import org.jspecify.annotations.Nullable;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
@@ -52,7 +53,17 @@ public class WebhookApplier {
     }
 
     public Mono<WebhookOutcome> apply(String connector, ConnectorNotification notification) {
-        return resolveAttempt(connector, notification)
+        return apply(connector, null, notification);
+    }
+
+    /**
+     * @param merchantId the merchant whose endpoint received the notification (a PSP's endpoints are per merchant),
+     *                   or null (the sandbox's single endpoint): a notification about another merchant's payment is
+     *                   not found (404), nothing recorded, and that merchant's connector account is not asked
+     */
+    public Mono<WebhookOutcome> apply(String connector, @Nullable String merchantId,
+                                      ConnectorNotification notification) {
+        return resolveAttempt(connector, merchantId, notification)
                 .flatMap(attempt -> transaction.run(() -> applyOnce(connector, notification, attempt))
                         .doOnNext(outcome -> {
                             metrics.webhook(outcome.value());
@@ -72,14 +83,21 @@ public class WebhookApplier {
      * never recorded), by asking the connector which of the named payment's unreferenced attempts has that charge.
      * A payment that does not exist is 404; a charge no attempt has leaves the number unknown (ignored).
      */
-    private Mono<ResolvedAttempt> resolveAttempt(String connector, ConnectorNotification notification) {
+    private Mono<ResolvedAttempt> resolveAttempt(String connector, @Nullable String merchantId,
+                                                 ConnectorNotification notification) {
         return payments.findAttemptByReference(connector, notification.reference())
+                .flatMap(found -> merchantId == null ? Mono.just(found)
+                        : payments.findAnyMerchant(found.getKey())
+                                .filter(payment -> payment.merchantId().equals(merchantId))
+                                .map(payment -> found)
+                                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(notification.reference()))))
                 .map(found -> new ResolvedAttempt(found.getKey(), Optional.of(found.getValue())))
                 .switchIfEmpty(Mono.defer(() -> {
                     if (notification.paymentId() == null) {
                         return Mono.error(new PaymentNotFound(notification.reference()));
                     }
                     return payments.findAnyMerchant(notification.paymentId())
+                            .filter(payment -> merchantId == null || payment.merchantId().equals(merchantId))
                             .switchIfEmpty(Mono.error(() -> new PaymentNotFound(notification.paymentId())))
                             .flatMap(payment -> askConnector(connector, payment, notification.reference())
                                     .map(number -> new ResolvedAttempt(payment.id(), Optional.of(number)))
@@ -88,12 +106,9 @@ public class WebhookApplier {
     }
 
     private Mono<Integer> askConnector(String connector, Payment payment, String reference) {
-        if (!gateway.name().equals(connector)) {
-            return Mono.empty();
-        }
         return payments.attemptsWithoutReference(payment.id(), connector)
                 .concatMap(number -> gateway.find(new ChargeRequest(payment.id(), number, payment.amount(),
-                                payment.currency(), payment.paymentMethod()))
+                                payment.currency(), payment.paymentMethod(), payment.merchantId(), connector))
                         .filter(outcome -> outcome.reference().equals(reference))
                         .flatMap(outcome -> payments.recordReference(payment.id(), number, reference)
                                 .thenReturn(number))

@@ -31,7 +31,7 @@ public class WebhookPipeline {
         return Mono.defer(() -> {
             if (!connector.verify(headers, rawBody)) {
                 metrics.webhook("invalid_signature");
-                return Mono.error(new WebhookSignatureInvalid());
+                return Mono.error(connector.signatureFailure());
             }
             List<ConnectorNotification> notifications;
             try {
@@ -41,7 +41,7 @@ public class WebhookPipeline {
                 return Mono.error(invalid);
             }
             return Flux.fromIterable(notifications)
-                    .concatMap(notification -> applier.apply(connector.connector(), notification))
+                    .concatMap(notification -> applier.apply(connector.connector(), connector.merchantId(), notification))
                     .collectList();
         });
     }

@@ -44,7 +44,8 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("com.payorch.payments", "com.payorch.idempotency",
                         "com.payorch.gateway", "com.payorch.gateway.sandbox", "com.payorch.webhooks",
                         "com.payorch.bookings", "com.payorch.events", "com.payorch.recovery", "com.payorch.outbox",
-                        "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support")
+                        "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support",
+                        "com.payorch.connectors")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.web..", "..api..")
                 .check(classes);
     }
@@ -54,6 +55,14 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("com.payorch.gateway")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.gateway.sandbox..",
                         "com.payorch.payments..", "com.payorch.webhooks..", "com.payorch.web..")
+                .check(classes);
+    }
+
+    @Test
+    void paymentsNameNoConnectorAndUseNoPspSdk() {
+        noClasses().that().resideInAnyPackage("com.payorch.payments..", "com.payorch.recovery..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.payorch.connectors..",
+                        "com.payorch.gateway.sandbox..", "com.stripe..", "com.adyen..")
                 .check(classes);
     }
 

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
-import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.sandbox.SandboxGateway;
+import org.springframework.r2dbc.core.DatabaseClient;
+import java.time.Clock;
+import com.payorch.gateway.sandbox.SandboxGatewayProperties;
+import com.payorch.gateway.sandbox.SandboxFaults;
 import com.payorch.testsupport.SignedWebhooks;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -30,7 +33,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.test.annotation.DirtiesContext;
@@ -76,26 +78,16 @@ class DatabaseRestartTest {
 
     @TestConfiguration
     static class GatedGateway {
-        /** Replaces the service's gateway (same bean name; overriding is allowed for this test only). */
+        /** Replaces the sandbox connector (same bean name; overriding is allowed for this test only). */
         @Bean
-        @Primary
-        PaymentGateway paymentGateway(SandboxGateway sandbox) {
-            return new PaymentGateway() {
-                @Override
-                public String name() {
-                    return sandbox.name();
-                }
-
+        SandboxGateway sandboxGateway(DatabaseClient db, SandboxFaults faults, Clock clock,
+                                      SandboxGatewayProperties properties) {
+            return new SandboxGateway(db, faults, clock, properties) {
                 @Override
                 public Mono<GatewayOutcome> submit(ChargeRequest request) {
                     return GATED_METHOD.equals(request.paymentMethod())
                             ? gate.asMono().then(Mono.error(new GatewayUnavailableException("gated")))
-                            : sandbox.submit(request);
-                }
-
-                @Override
-                public Mono<GatewayOutcome> find(ChargeRequest request) {
-                    return sandbox.find(request);
+                            : super.submit(request);
                 }
             };
         }

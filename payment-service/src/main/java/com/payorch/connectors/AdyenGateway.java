@@ -1,0 +1,185 @@
+package com.payorch.connectors;
+
+import com.adyen.Client;
+import com.adyen.Config;
+import com.adyen.enums.Environment;
+import com.adyen.model.RequestOptions;
+import com.adyen.model.checkout.Amount;
+import com.adyen.model.checkout.CardDetails;
+import com.adyen.model.checkout.CheckoutPaymentMethod;
+import com.adyen.model.checkout.PaymentRequest;
+import com.adyen.model.checkout.PaymentResponse;
+import com.adyen.service.checkout.PaymentsApi;
+import com.adyen.service.exception.ApiException;
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.ConnectorRefusedException;
+import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.GatewayUnavailableException;
+import com.payorch.gateway.PaymentGateway;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Adyen through the official `adyen-java-api-library`: one attempt is one Checkout `POST …/payments` with
+ * `amount.value`, `amount.currency`, `reference` = the payment id, `merchantAccount`, the payment method,
+ * `metadata.payment_id`/`metadata.attempt`, and the attempt's idempotency key as `Idempotency-Key` (Adyen keeps
+ * keys for at least 7 days: a resubmission within that window is answered with the first result).
+ * <ul>
+ *   <li>`resultCode` `Authorised` → SUCCEEDED; `Refused` → FAILED (`refusalReason`); `Cancelled` → FAILED;
+ *       `RedirectShopper`, `IdentifyShopper`, `ChallengeShopper` → FAILED `authentication_required` (no 3-D
+ *       Secure flows); `Received`, `Pending` and the rest → PROCESSING; `Error` → ambiguous.</li>
+ *   <li>connection refused, unknown host → {@link GatewayUnavailableException}; HTTP 401, 403, 400, 422
+ *       (validation) → {@link ConnectorRefusedException}; time-out, 5xx, anything else → ambiguous.</li>
+ *   <li>{@link #find}: Checkout has no look-up of a payment; it answers empty, and what became of an attempt is
+ *       learnt from its notification or from resubmitting with the same key (which cannot charge twice).</li>
+ * </ul>
+ * The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself.
+ * Payment method: `pm_card_visa` is Adyen's test card data (`test_4111111111111111`, 03/2030, 737),
+ * `pm_card_chargeDeclined` the same card with holder name `REFUSED` (Adyen's test result code); any other token is
+ * sent as a stored payment method id.
+ */
+public final class AdyenGateway implements PaymentGateway {
+
+    public static final String NAME = ConnectorProperties.ADYEN;
+
+    private final ConnectorProperties properties;
+    private final Scheduler scheduler;
+    private final Map<String, PaymentsApi> apis = new ConcurrentHashMap<>();
+
+    public AdyenGateway(ConnectorProperties properties, Scheduler scheduler) {
+        this.properties = properties;
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Mono<GatewayOutcome> submit(ChargeRequest request) {
+        return Mono.fromCallable(() -> {
+            ConnectorProperties.AdyenAccount account = account(request);
+            PaymentRequest payment = new PaymentRequest()
+                    .amount(new Amount().value(request.amount()).currency(request.currency().toUpperCase(Locale.ROOT)))
+                    .reference(request.paymentId())
+                    .merchantAccount(account.getMerchantAccount())
+                    .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())))
+                    .metadata(Map.of("payment_id", request.paymentId(),
+                            "attempt", Integer.toString(request.attempt())));
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                return outcome(request, api(request.merchantId(), account).payments(payment, options));
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate(request, e);
+            }
+        }).subscribeOn(scheduler);
+    }
+
+    @Override
+    public Mono<GatewayOutcome> find(ChargeRequest request) {
+        return Mono.empty();
+    }
+
+    static CardDetails method(String token) {
+        CardDetails card = new CardDetails().type(CardDetails.TypeEnum.SCHEME);
+        if (token.startsWith("pm_card_visa") || token.startsWith("pm_card_chargeDeclined")) {
+            card.encryptedCardNumber("test_4111111111111111").encryptedExpiryMonth("test_03")
+                    .encryptedExpiryYear("test_2030").encryptedSecurityCode("test_737")
+                    .holderName(token.startsWith("pm_card_chargeDeclined") ? "REFUSED" : "J. Smith");
+            return card;
+        }
+        return card.storedPaymentMethodId(token);
+    }
+
+    static GatewayOutcome outcome(ChargeRequest request, PaymentResponse response) {
+        String reference = response.getPspReference();
+        PaymentResponse.ResultCodeEnum code = response.getResultCode();
+        if (code == null || code == PaymentResponse.ResultCodeEnum.ERROR || reference == null) {
+            throw new GatewayException("Adyen submit of payment " + request.paymentId() + " attempt "
+                    + request.attempt() + ": resultCode " + code + ", outcome unknown");
+        }
+        Mapped mapped = map(code.getValue(), response.getRefusalReason());
+        return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, reference, mapped.status(),
+                mapped.failureReason());
+    }
+
+    public record Mapped(GatewayStatus status, @Nullable String failureReason) {
+    }
+
+    /** A resultCode in the port's words (`Error` is handled before: ambiguous). */
+    public static Mapped map(String resultCode, @Nullable String refusalReason) {
+        return switch (resultCode) {
+            case "Authorised" -> new Mapped(GatewayStatus.SUCCEEDED, null);
+            case "Refused" -> new Mapped(GatewayStatus.FAILED, refusalReason != null ? refusalReason : "Refused");
+            case "Cancelled" -> new Mapped(GatewayStatus.FAILED, "cancelled");
+            case "RedirectShopper", "IdentifyShopper", "ChallengeShopper" ->
+                    new Mapped(GatewayStatus.FAILED, "authentication_required");
+            default -> new Mapped(GatewayStatus.PROCESSING, null);
+        };
+    }
+
+    private ConnectorProperties.AdyenAccount account(ChargeRequest request) {
+        String merchantId = request.merchantId();
+        ConnectorProperties.Merchant merchant = merchantId != null ? properties.merchant(merchantId) : null;
+        ConnectorProperties.AdyenAccount account = merchant != null ? merchant.getConnectors().getAdyen() : null;
+        if (account == null || blank(account.getApiKey()) || blank(account.getMerchantAccount())) {
+            throw new ConnectorRefusedException("merchant " + merchantId + " has no Adyen API key or merchant account"
+                    + " configured");
+        }
+        return account;
+    }
+
+    private static boolean blank(@Nullable String value) {
+        return value == null || value.isBlank();
+    }
+
+    private PaymentsApi api(String merchantId, ConnectorProperties.AdyenAccount account) {
+        return apis.computeIfAbsent(merchantId, id -> {
+            Config config = new Config();
+            config.setApiKey(account.getApiKey());
+            config.setEnvironment(Environment.TEST);
+            config.setConnectionTimeoutMillis((int) properties.getConnectors().getAdyen().getConnectTimeout()
+                    .toMillis());
+            config.setReadTimeoutMillis((int) properties.getConnectors().getAdyen().getReadTimeout().toMillis());
+            String base = properties.getConnectors().getAdyen().getCheckoutUrl().toString();
+            Client client = new Client(config);
+            client.setHttpClient(new AdyenHttpTransport(properties.getConnectors().getAdyen().getConnectTimeout(),
+                    properties.getConnectors().getAdyen().getReadTimeout()));
+            return new PaymentsApi(client, base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
+        });
+    }
+
+    /** Adyen's failure in the port's words; the message names the payment and the HTTP status, never a key. */
+    static GatewayException translate(ChargeRequest request, Exception e) {
+        String about = "Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt();
+        if (e instanceof GatewayException gateway) {
+            return gateway;
+        }
+        if (e instanceof ApiException api) {
+            int status = api.getStatusCode();
+            if (status == 400 || status == 401 || status == 403 || status == 422) {
+                return new ConnectorRefusedException(about + ": refused with HTTP " + status + ", not charged");
+            }
+            Throwable notSent = StripeGateway.notSentCause(e);
+            if (status <= 0 && notSent != null) {
+                return new GatewayUnavailableException(about + ": not sent (" + notSent.getClass().getSimpleName()
+                        + ")");
+            }
+            return new GatewayException(about + ": HTTP " + status + ", outcome unknown");
+        }
+        Throwable notSent = StripeGateway.notSentCause(e);
+        if (notSent != null) {
+            return new GatewayUnavailableException(about + ": not sent (" + notSent.getClass().getSimpleName() + ")");
+        }
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        return new GatewayException(about + ": outcome unknown (" + cause.getClass().getSimpleName() + ")");
+    }
+}

@@ -1,0 +1,146 @@
+package com.payorch.webhooks;
+
+import com.payorch.connectors.ConnectorProperties;
+import com.payorch.connectors.StripeGateway;
+import com.payorch.gateway.GatewayStatus;
+import com.stripe.exception.SignatureVerificationException;
+import com.stripe.net.Webhook;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Stripe's webhooks, one endpoint per merchant (`POST /v1/webhooks/stripe/{merchantId}`): the `Stripe-Signature`
+ * header is checked on the raw body with the merchant's endpoint secret by stripe-java's {@link Webhook.Signature}
+ * (300 s tolerance, against the service's clock); a failure is 400 `webhook_signature_rejected`.
+ * <p>
+ * `payment_intent.processing|succeeded|payment_failed` become one {@link ConnectorNotification} each (receipt id =
+ * the event id, reference = the PaymentIntent id, payment = `metadata.payment_id`); other types are answered
+ * `ignored` and not recorded. The PaymentIntent is read from the raw JSON, not through the SDK's typed
+ * deserializer, which returns nothing when the event's `api_version` differs from the SDK's.
+ */
+@Component
+public class StripeWebhooks {
+
+    static final long TOLERANCE_SECONDS = 300;
+    private static final Set<String> TYPES = Set.of("payment_intent.processing", "payment_intent.succeeded",
+            "payment_intent.payment_failed");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final ConnectorProperties properties;
+    private final Clock clock;
+
+    public StripeWebhooks(ConnectorProperties properties, Clock clock) {
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    /** The adapter for one merchant's Stripe endpoint. */
+    public ConnectorWebhooks forMerchant(String merchantId) {
+        ConnectorProperties.Merchant merchant = properties.merchant(merchantId);
+        ConnectorProperties.StripeAccount account = merchant != null ? merchant.getConnectors().getStripe() : null;
+        if (account == null || account.getWebhookSecret() == null || account.getWebhookSecret().isBlank()) {
+            throw new WebhookEndpointUnknown();
+        }
+        return new Adapter(merchantId, account.getWebhookSecret());
+    }
+
+    private final class Adapter implements ConnectorWebhooks {
+
+        private final String merchantId;
+        private final String secret;
+
+        Adapter(String merchantId, String secret) {
+            this.merchantId = merchantId;
+            this.secret = secret;
+        }
+
+        @Override
+        public String merchantId() {
+            return merchantId;
+        }
+
+        @Override
+        public String connector() {
+            return StripeGateway.NAME;
+        }
+
+        @Override
+        public RuntimeException signatureFailure() {
+            return new WebhookSignatureRejected();
+        }
+
+        @Override
+        public boolean verify(HttpHeaders headers, byte[] rawBody) {
+            String header = headers.getFirst("Stripe-Signature");
+            if (header == null || header.isBlank()) {
+                return false;
+            }
+            try {
+                return Webhook.Signature.verifyHeader(new String(rawBody, StandardCharsets.UTF_8), header, secret,
+                        TOLERANCE_SECONDS, clock);
+            } catch (SignatureVerificationException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        @Override
+        public List<ConnectorNotification> parse(HttpHeaders headers, byte[] rawBody) {
+            JsonNode event;
+            try {
+                event = JSON.readTree(rawBody);
+            } catch (JacksonException e) {
+                throw new WebhookInvalid("The webhook body is not valid JSON.");
+            }
+            if (event == null || !event.isObject()) {
+                throw new WebhookInvalid("The webhook body must be a JSON object.");
+            }
+            String id = text(event, "id");
+            String type = text(event, "type");
+            if (id == null || type == null) {
+                throw new WebhookInvalid("Members 'id' and 'type' are required.");
+            }
+            if (!TYPES.contains(type)) {
+                return List.of();
+            }
+            JsonNode intent = event.path("data").path("object");
+            String reference = text(intent, "id");
+            String status = text(intent, "status");
+            String currency = text(intent, "currency");
+            JsonNode amount = intent.get("amount");
+            if (reference == null || status == null || currency == null || amount == null
+                    || !amount.isIntegralNumber()) {
+                throw new WebhookInvalid("Member 'data.object' must be a PaymentIntent with id, status, amount and"
+                        + " currency.");
+            }
+            JsonNode lastError = intent.path("last_payment_error");
+            StripeGateway.Mapped mapped = StripeGateway.map(status, text(lastError, "code"),
+                    text(lastError, "decline_code"));
+            GatewayStatus reported = switch (type) {
+                case "payment_intent.succeeded" -> GatewayStatus.SUCCEEDED;
+                case "payment_intent.payment_failed" -> GatewayStatus.FAILED;
+                default -> GatewayStatus.PROCESSING;
+            };
+            String failureReason = reported == GatewayStatus.FAILED
+                    ? (mapped.failureReason() != null ? mapped.failureReason() : "payment_failed") : null;
+            return List.of(new ConnectorNotification(id, type, text(intent.path("metadata"), "payment_id"),
+                    reference, reported, amount.longValue(), currency.toUpperCase(Locale.ROOT), failureReason));
+        }
+    }
+
+    private static @Nullable String text(JsonNode node, String field) {
+        JsonNode value = node == null ? null : node.get(field);
+        if (value == null || !value.isTextual() || value.textValue().isEmpty() || value.textValue().length() > 255) {
+            return null;
+        }
+        return value.textValue();
+    }
+}

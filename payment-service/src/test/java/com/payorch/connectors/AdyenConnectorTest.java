@@ -1,0 +1,190 @@
+package com.payorch.connectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.fakes.FakeAdyen;
+import com.payorch.testsupport.ApiTest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Adyen end to end against {@link FakeAdyen}: the `/payments` request, resultCode mapping, HMAC-verified
+ * notification batches answered `[accepted]` (an invalid item not applied, duplicates by pspReference + eventCode +
+ * success), a 5xx after Adyen authorised (one payment, same key), and failover after a definite 401.
+ */
+@TestPropertySource(properties = {
+        "payments.merchants.adyeny.api-key=sk_test_adyeny",
+        "payments.merchants.adyeny.connectors.adyen.api-key=" + AdyenConnectorTest.API_KEY,
+        "payments.merchants.adyeny.connectors.adyen.merchant-account=" + AdyenConnectorTest.ACCOUNT,
+        "payments.merchants.adyeny.connectors.adyen.hmac-key=" + AdyenConnectorTest.HMAC_KEY,
+        "payments.merchants.adyeny.routing=adyen",
+        "payments.merchants.adyenrevoked.api-key=sk_test_adyenrevoked",
+        "payments.merchants.adyenrevoked.connectors.adyen.api-key=AQE_RevokedAdyenKeyDoNotLog",
+        "payments.merchants.adyenrevoked.connectors.adyen.merchant-account=" + AdyenConnectorTest.ACCOUNT,
+        "payments.merchants.adyenrevoked.routing=adyen,sandbox",
+        "payments.recovery.pending-after=PT1S",
+        "payments.recovery.processing-after=PT1H",
+        "payments.recovery.interval=PT0.2S",
+        "payments.gateway.sandbox.webhook-delay=PT1H",
+        "spring.r2dbc.properties.schema=adyen_tests",
+        "spring.flyway.schemas=adyen_tests",
+        "spring.flyway.default-schema=adyen_tests"})
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@ExtendWith(OutputCaptureExtension.class)
+class AdyenConnectorTest extends ApiTest {
+
+    static final String API_KEY = "AQE_FakeAdyenApiKeyDoNotLog_0001";
+    static final String ACCOUNT = "PayorchTestECOM";
+    static final String HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final FakeAdyen ADYEN = new FakeAdyen().acceptKey(API_KEY);
+
+    @DynamicPropertySource
+    static void adyen(DynamicPropertyRegistry registry) {
+        registry.add("payments.connectors.adyen.checkout-url", ADYEN::checkoutUrl);
+    }
+
+    @AfterAll
+    static void stopAdyen() {
+        ADYEN.close();
+    }
+
+    private WebTestClient.ResponseSpec create(String apiKey, String key, String booking, String method) {
+        return postPayment(apiKey, key, """
+                {"bookingId": "%s", "amount": 1000, "currency": "EUR", "paymentMethod": "%s"}"""
+                .formatted(booking, method)).exchange();
+    }
+
+    private JsonNode created(String apiKey, String method) {
+        return JSON.readTree(create(apiKey, unique("key"), unique("bk"), method).expectStatus().isCreated()
+                .expectBody(String.class).returnResult().getResponseBody());
+    }
+
+
+    private WebTestClient.ResponseSpec notify(String merchant, String body) {
+        return client.post().uri("/v1/webhooks/adyen/" + merchant).header("Content-Type", "application/json")
+                .bodyValue(body).exchange();
+    }
+
+    private static Map<String, Object> item(String psp, String paymentId, boolean success) {
+        return Map.of("pspReference", psp, "merchantReference", paymentId, "success", success, "value", 1000L,
+                "currency", "EUR", "reason", success ? "" : "Not enough balance");
+    }
+
+    @Test
+    void anAuthorisedPaymentCompletesWithOneAdyenPaymentMadeAsTheContractSays() {
+        JsonNode payment = created("sk_test_adyeny", "pm_card_visa");
+        String id = payment.get("id").textValue();
+
+        assertThat(payment.get("status").textValue()).isEqualTo("COMPLETED");
+        assertThat(payment.get("connector").textValue()).isEqualTo("adyen");
+        List<Map<String, Object>> made = ADYEN.paymentsFor(id);
+        assertThat(made).hasSize(1);
+        assertThat(made.get(0)).containsEntry("merchantAccount", ACCOUNT).containsEntry("idempotencyKey", id)
+                .containsEntry("metadata.attempt", "1");
+        assertThat(payment.get("connectorReference").textValue()).isEqualTo(made.get(0).get("pspReference"));
+    }
+
+    @Test
+    void aRefusalIsFailedWithTheRefusalReason() {
+        JsonNode payment = created("sk_test_adyeny", "pm_card_chargeDeclined");
+
+        assertThat(payment.get("status").textValue()).isEqualTo("FAILED");
+        assertThat(payment.get("failureReason").textValue()).isEqualTo("Refused");
+    }
+
+    @Test
+    void aReceivedPaymentIsSettledByItsHmacSignedNotificationOnceAndABadItemIsNotApplied() {
+        JsonNode payment = created("sk_test_adyeny", unique("pm_card_processing"));
+        String id = payment.get("id").textValue();
+        String psp = payment.get("connectorReference").textValue();
+        assertThat(payment.get("status").textValue()).isEqualTo("PROCESSING");
+
+        // One forged item (signed with another key, claiming a failure) and the genuine success, in one batch.
+        Map<String, Object> forged = new java.util.HashMap<>(item(psp, id, false));
+        forged.put("signWith", "00112233445566778899AABBCCDDEEFF00112233445566778899AABBCCDDEEFF");
+        String batch = FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(forged, item(psp, id, true)));
+
+        notify("adyeny", batch).expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+        assertThat(statusOf(id)).isEqualTo("COMPLETED");
+        assertThat(count("select count(*) from webhook_receipts where webhook_id = $1",
+                "adyen:" + psp + ":AUTHORISATION:false")).isZero();
+
+        notify("adyeny", batch).expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+        assertThat(count("select count(*) from webhook_receipts where webhook_id = $1",
+                "adyen:" + psp + ":AUTHORISATION:true")).isEqualTo(1);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUCCEED'", id))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aFailedAuthorisationNotificationFailsThePaymentWithItsReason() {
+        JsonNode payment = created("sk_test_adyeny", unique("pm_card_processing"));
+        String id = payment.get("id").textValue();
+
+        notify("adyeny", FakeAdyen.notification(ACCOUNT, HMAC_KEY,
+                List.of(item(payment.get("connectorReference").textValue(), id, false))))
+                .expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+
+        assertThat(statusOf(id)).isEqualTo("FAILED");
+        assertThat(db.sql("select failure_reason from payments where id = $1").bind(0, id)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10)))
+                .isEqualTo("Not enough balance");
+    }
+
+    @Test
+    void a5xxAfterAdyenAuthorisedStaysOnAdyenAndTheSameKeyBringsBackTheOnePayment() {
+        String booking = unique("bk");
+        String key = unique("key");
+        String token = unique("pm_card_stored");
+        ADYEN.failNext(token, FakeAdyen.Failure.ERROR_500_AFTER_CHARGE);
+
+        create("sk_test_adyeny", key, booking, token).expectStatus().isEqualTo(HttpStatus.BAD_GATEWAY)
+                .expectBody().jsonPath("$.code").isEqualTo("gateway_error");
+        create("sk_test_adyeny", key, booking, token).expectStatus().isCreated();
+
+        String id = db.sql("select id from payments where booking_id = $1").bind(0, booking)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(id)));
+        assertThat(ADYEN.paymentsFor(id)).hasSize(1);
+    }
+
+    @Test
+    void aRevokedAdyenKeyFailsOverToTheNextConnector(CapturedOutput output) {
+        JsonNode payment = created("sk_test_adyenrevoked", "pm_card_visa");
+        String id = payment.get("id").textValue();
+
+        // The API's own submit or recovery (whichever took the last doubt back) moves it; then the sandbox charges.
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "PROCESSING".equals(statusOf(id)));
+        assertThat(db.sql("select p.connector || '/' || a.connector from payments p join payment_attempts a"
+                + " on a.payment_id = p.id where p.id = $1").bind(0, id).map(row -> row.get(0, String.class)).one()
+                .block(Duration.ofSeconds(10))).isEqualTo("sandbox/sandbox");
+        assertThat(ADYEN.paymentsFor(id)).isEmpty();
+        assertThat(count("select count(*) from sandbox_charges where payment_id = $1", id)).isEqualTo(1);
+        assertThat(output.getAll()).doesNotContain("AQE_RevokedAdyenKeyDoNotLog").doesNotContain(API_KEY)
+                .doesNotContain(HMAC_KEY);
+    }
+
+    @Test
+    void unknownMerchantsAndMerchantsWithoutAdyenAre404() {
+        String batch = FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(item("8815000000000001", "pay_x", true)));
+        notify("nobody", batch).expectStatus().isNotFound().expectBody().jsonPath("$.code").isEqualTo("not_found");
+        notify("demo", batch).expectStatus().isNotFound();
+    }
+}

@@ -1,0 +1,82 @@
+package com.payorch.connectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.PaymentGateway;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+/** Routes per merchant and currency, and each call to the attempt's recorded connector. */
+class ConnectorRouterTest {
+
+    private static PaymentGateway named(String name) {
+        return new PaymentGateway() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Mono<GatewayOutcome> submit(ChargeRequest request) {
+                return Mono.just(new GatewayOutcome(request.paymentId(), request.attempt(), name, "ref_" + name,
+                        GatewayStatus.PROCESSING, null));
+            }
+
+            @Override
+            public Mono<GatewayOutcome> find(ChargeRequest request) {
+                return Mono.empty();
+            }
+        };
+    }
+
+    private static ConnectorProperties properties(String routing, String eurRouting) {
+        ConnectorProperties properties = new ConnectorProperties();
+        ConnectorProperties.Merchant merchant = new ConnectorProperties.Merchant();
+        merchant.setRouting(List.of(routing.split(",")));
+        if (eurRouting != null) {
+            merchant.setRoutingByCurrency(Map.of("EUR", List.of(eurRouting.split(","))));
+        }
+        properties.setMerchants(Map.of("m", merchant));
+        return properties;
+    }
+
+    private static final Map<String, PaymentGateway> CONNECTORS = Map.of("sandbox", named("sandbox"),
+            "stripe", named("stripe"), "adyen", named("adyen"));
+
+    @Test
+    void theCurrencysRouteWinsAndUnknownMerchantsUseTheSandbox() {
+        ConnectorRouter router = new ConnectorRouter(CONNECTORS, properties("Stripe, adyen", "adyen"));
+
+        assertThat(router.route("m", "JPY")).containsExactly("stripe", "adyen");
+        assertThat(router.route("m", "EUR")).containsExactly("adyen");
+        assertThat(router.route("someone-else", "EUR")).containsExactly("sandbox");
+    }
+
+    @Test
+    void eachCallGoesToTheAttemptsRecordedConnector() {
+        ConnectorRouter router = new ConnectorRouter(CONNECTORS, properties("stripe,adyen", null));
+
+        StepVerifier.create(router.submit(new ChargeRequest("pay_1", 1, 100, "JPY", "pm", "m", "adyen")))
+                .assertNext(outcome -> assertThat(outcome.connector()).isEqualTo("adyen"))
+                .verifyComplete();
+        StepVerifier.create(router.submit(new ChargeRequest("pay_1", 1, 100, "JPY", "pm", "m", null)))
+                .assertNext(outcome -> assertThat(outcome.connector()).isEqualTo("stripe"))
+                .verifyComplete();
+    }
+
+    @Test
+    void aRouteNamingAnUnknownConnectorIsRefusedAtStart() {
+        assertThatThrownBy(() -> new ConnectorRouter(CONNECTORS, properties("stripe,paypal", null)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("payments.merchants.m.routing").hasMessageContaining("paypal");
+        assertThatThrownBy(() -> new ConnectorRouter(CONNECTORS, properties("stripe", "wirecard")))
+                .hasMessageContaining("routing-by-currency.EUR");
+    }
+}

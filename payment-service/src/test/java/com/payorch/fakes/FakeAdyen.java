@@ -1,0 +1,203 @@
+package com.payorch.fakes;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.adyen.model.notification.Amount;
+import com.adyen.model.notification.NotificationRequestItem;
+import com.adyen.util.HMACValidator;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A faithful fake of Adyen Checkout's `POST /v71/payments` on WireMock (random port), with Adyen's behaviour on
+ * `X-API-Key` (401 `security` error otherwise) and `Idempotency-Key` (the same key answers the first result, one
+ * payment; a 5xx before processing saves nothing). Test cards as Adyen's: holder name `REFUSED` is refused
+ * (`refusalReason` "Refused", `refusalReasonCode` "2"); a stored payment method id starting `pm_card_processing`
+ * answers `Received` (the outcome comes by notification); any other card is `Authorised`. Notifications are built
+ * and signed with the SDK's {@link HMACValidator}.
+ */
+public final class FakeAdyen implements AutoCloseable {
+
+    public enum Failure {
+        /** Processed (authorised), then HTTP 500: the saved idempotent result is the authorisation. */
+        ERROR_500_AFTER_CHARGE,
+        /** HTTP 500 before processing: nothing saved. */
+        ERROR_500_BEFORE_CHARGE
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final WireMockServer server;
+    private final Set<String> validKeys = ConcurrentHashMap.newKeySet();
+    private final Map<String, String> idempotent = new HashMap<>();
+    private final Map<String, Deque<Failure>> failures = new HashMap<>();
+    private final List<Map<String, Object>> payments = new ArrayList<>();
+
+    public FakeAdyen() {
+        server = new WireMockServer(options().dynamicPort().extensions(new Behaviour()));
+        server.start();
+        server.stubFor(post(urlPathEqualTo("/v71/payments")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+    }
+
+    /** The value for `payments.connectors.adyen.checkout-url`. */
+    public String checkoutUrl() {
+        return "http://localhost:" + server.port() + "/v71";
+    }
+
+    public FakeAdyen acceptKey(String apiKey) {
+        validKeys.add(apiKey);
+        return this;
+    }
+
+    public synchronized void failNext(String storedPaymentMethodOrHolder, Failure failure) {
+        failures.computeIfAbsent(storedPaymentMethodOrHolder, k -> new ArrayDeque<>()).addLast(failure);
+    }
+
+    /** Payments Adyen processed for this reference (the payment id), with their request and result. */
+    public synchronized List<Map<String, Object>> paymentsFor(String reference) {
+        return payments.stream().filter(p -> reference.equals(p.get("reference"))).map(LinkedHashMap::new)
+                .map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** A notification batch with one AUTHORISATION item per entry, each signed with {@code hmacKey} (hex). */
+    public static String notification(String merchantAccount, String hmacKey, List<Map<String, Object>> items) {
+        List<Map<String, Object>> containers = new ArrayList<>();
+        for (Map<String, Object> spec : items) {
+            NotificationRequestItem item = new NotificationRequestItem()
+                    .setPspReference((String) spec.get("pspReference"))
+                    .setMerchantAccountCode(merchantAccount)
+                    .setMerchantReference((String) spec.get("merchantReference"))
+                    .setEventCode("AUTHORISATION")
+                    .setSuccess((Boolean) spec.get("success"));
+            Amount amount = new Amount();
+            amount.setValue((Long) spec.get("value"));
+            amount.setCurrency((String) spec.get("currency"));
+            item.setAmount(amount);
+            String signature;
+            try {
+                signature = new HMACValidator().calculateHMAC(item, (String) spec.getOrDefault("signWith", hmacKey));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("additionalData", Map.of("hmacSignature", signature));
+            json.put("amount", Map.of("currency", spec.get("currency"), "value", spec.get("value")));
+            json.put("eventCode", "AUTHORISATION");
+            json.put("eventDate", "2026-11-30T23:59:59+01:00");
+            json.put("merchantAccountCode", merchantAccount);
+            json.put("merchantReference", spec.get("merchantReference"));
+            json.put("paymentMethod", "visa");
+            json.put("pspReference", spec.get("pspReference"));
+            json.put("reason", spec.getOrDefault("reason", ""));
+            json.put("success", String.valueOf(spec.get("success")));
+            containers.add(Map.of("NotificationRequestItem", json));
+        }
+        return JSON.writeValueAsString(Map.of("live", "false", "notificationItems", containers));
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+
+    private static String pspReference() {
+        return Long.toString(Math.abs(UUID.randomUUID().getMostSignificantBits()) % 10_000_000_000_000_000L
+                + 1_000_000_000_000_000L).substring(0, 16);
+    }
+
+    private static ResponseDefinition json(int status, String body) {
+        return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody(body).build();
+    }
+
+    private static String error(int status, String code, String message, String type) {
+        return JSON.writeValueAsString(Map.of("status", status, "errorCode", code, "message", message,
+                "errorType", type));
+    }
+
+    private final class Behaviour implements ResponseDefinitionTransformerV2 {
+
+        static final String NAME = "fake-adyen";
+
+        @Override
+        public String getName() {
+            return NAME;
+        }
+
+        @Override
+        public boolean applyGlobally() {
+            return false;
+        }
+
+        @Override
+        public ResponseDefinition transform(ServeEvent serveEvent) {
+            Request request = serveEvent.getRequest();
+            String key = request.getHeader("X-API-Key");
+            if (key == null || !validKeys.contains(key)) {
+                return json(401, error(401, "000", "HTTP Status Response - Unauthorized", "security"));
+            }
+            synchronized (FakeAdyen.this) {
+                String body = request.getBodyAsString();
+                JsonNode payment = JSON.readTree(body);
+                JsonNode method = payment.path("paymentMethod");
+                String token = method.hasNonNull("storedPaymentMethodId")
+                        ? method.get("storedPaymentMethodId").asString() : method.path("holderName").asString();
+                Deque<Failure> queued = failures.get(token);
+                Failure failure = queued == null ? null : queued.pollFirst();
+                if (failure == Failure.ERROR_500_BEFORE_CHARGE) {
+                    return json(500, error(500, "905", "Payment details are not supported", "configuration"));
+                }
+                String idempotencyKey = request.getHeader("Idempotency-Key");
+                String saved = idempotencyKey != null ? idempotent.get(idempotencyKey) : null;
+                if (saved == null) {
+                    Map<String, Object> result = new LinkedHashMap<>();
+                    result.put("pspReference", pspReference());
+                    if (token.equals("REFUSED")) {
+                        result.put("refusalReason", "Refused");
+                        result.put("refusalReasonCode", "2");
+                        result.put("resultCode", "Refused");
+                    } else if (token.startsWith("pm_card_processing")) {
+                        result.put("resultCode", "Received");
+                    } else {
+                        result.put("additionalData", Map.of("authCode", "065696"));
+                        result.put("resultCode", "Authorised");
+                    }
+                    result.put("amount", Map.of("currency", payment.path("amount").path("currency").asString(),
+                            "value", payment.path("amount").path("value").asLong()));
+                    result.put("merchantReference", payment.path("reference").asString());
+                    saved = JSON.writeValueAsString(result);
+                    if (idempotencyKey != null) {
+                        idempotent.put(idempotencyKey, saved);
+                    }
+                    Map<String, Object> record = new LinkedHashMap<>(result);
+                    record.put("reference", payment.path("reference").asString());
+                    record.put("merchantAccount", payment.path("merchantAccount").asString());
+                    record.put("idempotencyKey", idempotencyKey);
+                    record.put("metadata.attempt", payment.path("metadata").path("attempt").asString());
+                    payments.add(record);
+                }
+                if (failure == Failure.ERROR_500_AFTER_CHARGE) {
+                    return json(500, error(500, "905", "Internal error", "internal"));
+                }
+                return json(200, saved);
+            }
+        }
+    }
+}

@@ -1,0 +1,397 @@
+package com.payorch.fakes;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.RequestMethod;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import com.stripe.net.Webhook;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A faithful fake of the part of Stripe's API the service uses, on WireMock (random port): `POST
+ * /v1/payment_intents` (confirm=true), `GET /v1/payment_intents/{id}`, `GET /v1/payment_intents/search`. Like Stripe:
+ * <ul>
+ *   <li>Bearer secret keys are checked (401 `invalid_request_error` otherwise, the key masked in the message);</li>
+ *   <li>the same `Idempotency-Key` with the same parameters answers the saved response (one PaymentIntent, one
+ *       charge); with other parameters 400 `idempotency_error`; a 500 before execution saves nothing;</li>
+ *   <li>test payment methods (a token's prefix decides, so each test may use its own token): `pm_card_visa` (and
+ *       any other) succeeds, `pm_card_chargeDeclined` is a 402 card error
+ *       (`card_declined` / `generic_decline`) carrying the PaymentIntent, `pm_card_authenticationRequired` ends
+ *       `requires_action`; `pm_card_processing` (a fake-only token) stays `processing` until {@link #settle}.</li>
+ * </ul>
+ * Bodies follow Stripe's published shapes (PaymentIntent object, error object, search result). Faults are queued
+ * with {@link #failNext}; events are built and signed like Stripe's with {@link #event} and {@link #sign}.
+ * Kept self-contained so it can also run standalone (e.g. for a chaos harness).
+ */
+public final class FakeStripe implements AutoCloseable {
+
+    /** A fault for the next create request. */
+    public enum Failure {
+        /** The PaymentIntent is created and charged, then the answer comes too late for the client's read time-out. */
+        TIMEOUT_AFTER_CHARGE,
+        /** Charged, then HTTP 500 (the saved idempotent result is the success). */
+        ERROR_500_AFTER_CHARGE,
+        /** HTTP 500 before anything is executed: nothing charged, nothing saved. */
+        ERROR_500_BEFORE_CHARGE,
+        /** 401 as for a revoked key, before anything is executed. */
+        UNAUTHORIZED,
+        /** The connection is reset after the request was read, charged first. */
+        RESET_AFTER_CHARGE
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Pattern INTENT_PATH = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)");
+
+    private final WireMockServer server;
+    private final Set<String> validKeys = ConcurrentHashMap.newKeySet();
+    private final Map<String, Map<String, Object>> intents = new LinkedHashMap<>();
+    private final Map<String, Saved> idempotent = new HashMap<>();
+    private final Map<String, Deque<Failure>> failures = new HashMap<>();
+    private final List<String> charged = new ArrayList<>();
+    private final int delayMillis;
+
+    private record Saved(String requestBody, int status, String body) {
+    }
+
+    /** @param delayMillis how late a {@link Failure#TIMEOUT_AFTER_CHARGE} answer comes (above the client's read time-out) */
+    public FakeStripe(int delayMillis) {
+        this.delayMillis = delayMillis;
+        server = new WireMockServer(options().dynamicPort().extensions(new Behaviour()));
+        server.start();
+        server.stubFor(post(urlPathEqualTo("/v1/payment_intents"))
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(get(urlPathEqualTo("/v1/payment_intents/search"))
+                .atPriority(1)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(get(urlPathMatching("/v1/payment_intents/pi_[A-Za-z0-9]+"))
+                .atPriority(2)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+    }
+
+    public String baseUrl() {
+        return "http://localhost:" + server.port();
+    }
+
+    public FakeStripe acceptKey(String secretKey) {
+        validKeys.add(secretKey);
+        return this;
+    }
+
+    /** Queues a fault for the next create request with this payment method (tests use their own tokens). */
+    public synchronized void failNext(String paymentMethod, Failure failure) {
+        failures.computeIfAbsent(paymentMethod, k -> new ArrayDeque<>()).addLast(failure);
+    }
+
+    /** Faults queued for this payment method and not served yet. */
+    public synchronized int pendingFailures(String paymentMethod) {
+        Deque<Failure> queued = failures.get(paymentMethod);
+        return queued == null ? 0 : queued.size();
+    }
+
+    /** The create parameters Stripe received under this idempotency key (form fields), if any. */
+    public synchronized Map<String, String> createdWith(String idempotencyKey) {
+        Saved saved = idempotent.get(idempotencyKey);
+        return saved == null ? Map.of() : form(saved.requestBody());
+    }
+
+    /** PaymentIntents that took money or are processing, in creation order (declined ones are not charged). */
+    public synchronized List<String> chargedIntents() {
+        return List.copyOf(charged);
+    }
+
+    /** How many PaymentIntents were created for this payment (any outcome). */
+    public synchronized long intentsFor(String paymentId) {
+        return intents.values().stream().filter(i -> paymentId.equals(metadata(i).get("payment_id"))).count();
+    }
+
+    public synchronized long chargesFor(String paymentId) {
+        return charged.stream().filter(id -> paymentId.equals(metadata(intents.get(id)).get("payment_id"))).count();
+    }
+
+    /** The PaymentIntent made for the payment's attempt, as Stripe would show it. */
+    public synchronized Map<String, Object> intentOf(String paymentId, int attempt) {
+        return intents.values().stream()
+                .filter(i -> paymentId.equals(metadata(i).get("payment_id"))
+                        && Integer.toString(attempt).equals(metadata(i).get("attempt")))
+                .findFirst().map(LinkedHashMap::new).orElseThrow();
+    }
+
+    /** Stripe settles a `processing` PaymentIntent. */
+    public synchronized Map<String, Object> settle(String intentId, String status) {
+        Map<String, Object> intent = intents.get(intentId);
+        intent.put("status", status);
+        if (status.equals("requires_payment_method")) {
+            intent.put("last_payment_error", Map.of("type", "card_error", "code", "card_declined",
+                    "decline_code", "insufficient_funds", "message", "Your card has insufficient funds."));
+            charged.remove(intentId);
+        }
+        return new LinkedHashMap<>(intent);
+    }
+
+    /** A Stripe event (`evt_…`) about the PaymentIntent, with the given API version. */
+    public static String event(String eventId, String type, Map<String, Object> intent, String apiVersion) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("id", eventId);
+        event.put("object", "event");
+        event.put("api_version", apiVersion);
+        event.put("created", Instant.now().getEpochSecond());
+        event.put("data", Map.of("object", intent));
+        event.put("livemode", false);
+        event.put("pending_webhooks", 1);
+        event.put("request", Map.of("id", "req_" + random(14), "idempotency_key", UUID.randomUUID().toString()));
+        event.put("type", type);
+        return JSON.writeValueAsString(event);
+    }
+
+    /** The `Stripe-Signature` header for {@code payload}, made by stripe-java's own helper. */
+    public static String sign(String payload, String secret, long timestamp) {
+        try {
+            return Webhook.Signature.generateSignatureHeader(payload, secret, timestamp);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+
+    private static Map<?, ?> metadata(Map<String, Object> intent) {
+        return (Map<?, ?>) intent.getOrDefault("metadata", Map.of());
+    }
+
+    private static String random(int length) {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, length);
+    }
+
+    private static Map<String, String> form(String body) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (body == null || body.isEmpty()) {
+            return params;
+        }
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            params.put(key, value);
+        }
+        return params;
+    }
+
+    private static ResponseDefinition json(int status, Object body) {
+        return aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+                .withHeader("Request-Id", "req_" + random(14))
+                .withBody(JSON.writeValueAsString(body)).build();
+    }
+
+    private static Map<String, Object> error(String type, String code, String message) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("type", type);
+        if (code != null) {
+            error.put("code", code);
+        }
+        error.put("message", message);
+        return Map.of("error", error);
+    }
+
+    private final class Behaviour implements ResponseDefinitionTransformerV2 {
+
+        static final String NAME = "fake-stripe";
+
+        @Override
+        public String getName() {
+            return NAME;
+        }
+
+        @Override
+        public boolean applyGlobally() {
+            return false;
+        }
+
+        @Override
+        public ResponseDefinition transform(ServeEvent serveEvent) {
+            Request request = serveEvent.getRequest();
+            String auth = request.getHeader("Authorization");
+            String key = auth != null && auth.startsWith("Bearer ") ? auth.substring(7) : "";
+            if (!validKeys.contains(key)) {
+                return json(401, error("invalid_request_error", null,
+                        "Invalid API Key provided: " + mask(key)));
+            }
+            synchronized (FakeStripe.this) {
+                String path = request.getUrl().split("\\?")[0];
+                if (RequestMethod.POST.equals(request.getMethod())) {
+                    return create(request);
+                }
+                if (path.equals("/v1/payment_intents/search")) {
+                    return search(request.getUrl());
+                }
+                Matcher matcher = INTENT_PATH.matcher(path);
+                if (matcher.matches() && intents.containsKey(matcher.group(1))) {
+                    return json(200, intents.get(matcher.group(1)));
+                }
+                return json(404, error("invalid_request_error", "resource_missing", "No such payment_intent"));
+            }
+        }
+
+        private String mask(String key) {
+            return key.length() <= 4 ? "****" : key.substring(0, Math.min(8, key.length())) + "*********"
+                    + key.substring(key.length() - 4);
+        }
+
+        private ResponseDefinition create(Request request) {
+            String body = request.getBodyAsString();
+            String idempotencyKey = request.getHeader("Idempotency-Key");
+            Map<String, String> params = form(body);
+            String method = params.getOrDefault("payment_method", "");
+            Deque<Failure> queued = failures.get(method);
+            Failure failure = queued == null ? null : queued.pollFirst();
+            if (failure == Failure.ERROR_500_BEFORE_CHARGE) {
+                return json(500, error("api_error", null, "An unknown error occurred"));
+            }
+            if (failure == Failure.UNAUTHORIZED) {
+                return json(401, error("invalid_request_error", null, "Invalid API Key provided: ****"));
+            }
+            Saved saved = idempotencyKey != null ? idempotent.get(idempotencyKey) : null;
+            if (saved != null) {
+                if (!saved.requestBody().equals(body)) {
+                    return json(400, error("idempotency_error", null, "Keys for idempotent requests can only be"
+                            + " used with the same parameters they were first used with."));
+                }
+                return answer(aResponse().withStatus(saved.status()).withHeader("Content-Type", "application/json")
+                        .withHeader("Idempotent-Replayed", "true").withBody(saved.body()), failure);
+            }
+            String id = "pi_" + random(24);
+            Map<String, Object> intent = new LinkedHashMap<>();
+            intent.put("id", id);
+            intent.put("object", "payment_intent");
+            intent.put("amount", Long.parseLong(params.get("amount")));
+            intent.put("amount_received", 0);
+            intent.put("capture_method", "automatic_async");
+            intent.put("client_secret", id + "_secret_" + random(20));
+            intent.put("confirmation_method", "automatic");
+            intent.put("created", Instant.now().getEpochSecond());
+            intent.put("currency", params.get("currency"));
+            intent.put("last_payment_error", null);
+            intent.put("latest_charge", null);
+            intent.put("livemode", false);
+            Map<String, String> metadata = new LinkedHashMap<>();
+            params.forEach((k, v) -> {
+                if (k.startsWith("metadata[")) {
+                    metadata.put(k.substring("metadata[".length(), k.length() - 1), v);
+                }
+            });
+            intent.put("metadata", metadata);
+            intent.put("payment_method", params.get("payment_method"));
+            intent.put("payment_method_types", List.of("card"));
+            int status = 200;
+            Object answer = intent;
+            switch (behaviour(method)) {
+                case "pm_card_chargeDeclined" -> {
+                    intent.put("status", "requires_payment_method");
+                    Map<String, Object> lastError = new LinkedHashMap<>();
+                    lastError.put("type", "card_error");
+                    lastError.put("code", "card_declined");
+                    lastError.put("decline_code", "generic_decline");
+                    lastError.put("message", "Your card was declined.");
+                    intent.put("last_payment_error", lastError);
+                    Map<String, Object> error = new LinkedHashMap<>(lastError);
+                    error.put("payment_intent", intent);
+                    status = 402;
+                    answer = Map.of("error", error);
+                }
+                case "pm_card_authenticationRequired" -> {
+                    intent.put("status", "requires_action");
+                    intent.put("next_action", Map.of("type", "use_stripe_sdk"));
+                }
+                case "pm_card_processing" -> {
+                    intent.put("status", "processing");
+                    charged.add(id);
+                }
+                default -> {
+                    intent.put("status", "succeeded");
+                    intent.put("amount_received", intent.get("amount"));
+                    intent.put("latest_charge", "ch_" + random(24));
+                    charged.add(id);
+                }
+            }
+            intents.put(id, intent);
+            String responseBody = JSON.writeValueAsString(answer);
+            if (idempotencyKey != null) {
+                idempotent.put(idempotencyKey, new Saved(body, status, responseBody));
+            }
+            return answer(aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+                    .withHeader("Idempotency-Key", idempotencyKey == null ? "" : idempotencyKey)
+                    .withBody(responseBody), failure);
+        }
+
+        /** A token's behaviour: its known prefix, so that each test can use tokens of its own (pm_card_visa_x1). */
+        private static String behaviour(String method) {
+            for (String known : List.of("pm_card_chargeDeclined", "pm_card_authenticationRequired",
+                    "pm_card_processing")) {
+                if (method.startsWith(known)) {
+                    return known;
+                }
+            }
+            return "pm_card_visa";
+        }
+
+        /** The executed request's answer, as the fault (if any) lets it through. */
+        private ResponseDefinition answer(ResponseDefinitionBuilder executed, Failure failure) {
+            if (failure == null) {
+                return executed.build();
+            }
+            return switch (failure) {
+                case TIMEOUT_AFTER_CHARGE -> executed.withFixedDelay(delayMillis).build();
+                case ERROR_500_AFTER_CHARGE -> json(500, error("api_error", null, "An unknown error occurred"));
+                case RESET_AFTER_CHARGE -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
+                default -> executed.build();
+            };
+        }
+
+        private ResponseDefinition search(String url) {
+            String query = URLDecoder.decode(url.substring(url.indexOf('?') + 1), StandardCharsets.UTF_8);
+            Matcher payment = Pattern.compile("metadata\\['payment_id'\\]:'([^']+)'").matcher(query);
+            Matcher attempt = Pattern.compile("metadata\\['attempt'\\]:'([^']+)'").matcher(query);
+            String paymentId = payment.find() ? payment.group(1) : null;
+            String attemptNo = attempt.find() ? attempt.group(1) : null;
+            List<Map<String, Object>> data = intents.values().stream()
+                    .filter(i -> paymentId == null || paymentId.equals(metadata(i).get("payment_id")))
+                    .filter(i -> attemptNo == null || attemptNo.equals(metadata(i).get("attempt")))
+                    .toList();
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("object", "search_result");
+            result.put("data", data);
+            result.put("has_more", false);
+            result.put("next_page", null);
+            result.put("url", "/v1/payment_intents/search");
+            return json(200, result);
+        }
+    }
+}
