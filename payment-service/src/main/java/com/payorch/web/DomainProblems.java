@@ -8,6 +8,7 @@ import com.payorch.payments.InvalidTransition;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.VersionMismatch;
 import com.payorch.support.Refusal;
+import com.payorch.support.UnknownCursor;
 import com.payorch.webhooks.WebhookInvalid;
 import com.payorch.webhooks.WebhookSignatureInvalid;
 import java.util.Map;
@@ -34,6 +35,9 @@ final class DomainProblems {
         String detail = refusal.detail();
         if (refusal instanceof PaymentNotFound) {
             return new ApiProblem(ProblemCode.NOT_FOUND, detail);
+        }
+        if (refusal instanceof UnknownCursor) {
+            return new ApiProblem(ProblemCode.INVALID_REQUEST, detail);
         }
         if (refusal instanceof InvalidTransition) {
             return new ApiProblem(ProblemCode.INVALID_TRANSITION, detail);
