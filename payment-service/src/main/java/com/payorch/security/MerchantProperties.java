@@ -4,7 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** `payments.merchants.<merchantId>.api-key=<key>`: one API key per merchant. */
+/**
+ * `payments.merchants.<merchantId>.api-key=<key>`: one API key per merchant; optionally
+ * `payments.merchants.<merchantId>.webhook-url` (http or https) and `.webhook-secret` (`whsec_<base64>`), where
+ * every event of the merchant is delivered (see `merchantwebhooks`). No defaults: a merchant without a webhook-url
+ * gets no deliveries.
+ */
 @ConfigurationProperties("payments")
 public class MerchantProperties {
 
@@ -20,6 +25,24 @@ public class MerchantProperties {
 
     public static class Merchant {
         private String apiKey;
+        private String webhookUrl;
+        private String webhookSecret;
+
+        public String getWebhookUrl() {
+            return webhookUrl;
+        }
+
+        public void setWebhookUrl(String webhookUrl) {
+            this.webhookUrl = webhookUrl;
+        }
+
+        public String getWebhookSecret() {
+            return webhookSecret;
+        }
+
+        public void setWebhookSecret(String webhookSecret) {
+            this.webhookSecret = webhookSecret;
+        }
 
         public String getApiKey() {
             return apiKey;

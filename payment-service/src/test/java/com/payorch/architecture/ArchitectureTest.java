@@ -44,7 +44,8 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("com.payorch.payments", "com.payorch.idempotency",
                         "com.payorch.gateway", "com.payorch.gateway.sandbox", "com.payorch.webhooks",
                         "com.payorch.bookings", "com.payorch.events", "com.payorch.recovery", "com.payorch.outbox",
-                        "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support")
+                        "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support",
+                        "com.payorch.merchantwebhooks")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.web..", "..api..")
                 .check(classes);
     }

@@ -1,6 +1,7 @@
 package com.payorch.events.api;
 
 import com.payorch.events.Event;
+import com.payorch.events.EventResource;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 
@@ -20,9 +21,6 @@ import reactor.core.publisher.Mono;
 
 @RestController
 public class EventController {
-
-    public record EventResource(String id, String type, String paymentId, String bookingId, String createdAt, JsonNode data) {
-    }
 
     private final EventStore events;
     private final ObjectMapper objectMapper;
@@ -46,9 +44,7 @@ public class EventController {
                 .map(found -> Pagination.body(found.map(this::resource)));
     }
 
-    /** The event resource as `GET /v1/events` shows it (also the `data` of a merchant webhook). */
-    public EventResource resource(Event event) {
-        return new EventResource(event.id(), event.type().value(), event.paymentId(), event.bookingId(),
-                    Timestamps.format(event.createdAt()), objectMapper.readTree(event.dataJson()));
+    private EventResource resource(Event event) {
+        return EventResource.of(event, objectMapper);
     }
 }
