@@ -56,6 +56,9 @@ public class SecurityConfiguration {
                 .addFilterAt(apiKeyFilter, SecurityWebFiltersOrder.AUTHENTICATION)
                 .authorizeExchange(exchanges -> exchanges
                         .pathMatchers("/v1/webhooks/**").permitAll()
+                        // the OpenAPI description and Swagger UI, without credentials
+                        .pathMatchers("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**",
+                                "/webjars/swagger-ui/**").permitAll()
                         .pathMatchers("/v1/**").authenticated()
                         .anyExchange().permitAll())
                 .exceptionHandling(handling -> handling
