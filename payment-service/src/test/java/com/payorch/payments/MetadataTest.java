@@ -1,8 +1,10 @@
 package com.payorch.payments;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.payorch.testsupport.ApiTest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,7 +15,7 @@ class MetadataTest extends ApiTest {
     private static String body(String bookingId, String metadataJson) {
         return """
                 {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok",
-                 "metadata": %s}""".formatted(bookingId, metadataJson);
+                 "customerEmail": "guest@example.com", "metadata": %s}""".formatted(bookingId, metadataJson);
     }
 
     @Test
@@ -35,19 +37,30 @@ class MetadataTest extends ApiTest {
                 .expectStatus().isOk()
                 .expectBody().jsonPath("$.data[0].metadata.orderId").isEqualTo("ord-42");
 
-        // payment.created and payment.processing now; COMPLETED and booking.activated after the success webhook
+        // payment.created and payment.processing now; COMPLETED and booking.activated after the success webhook, and
+        // booking.confirmation_sent once the relay has handed the confirmation over (to the log: no mail server)
         sendWebhook(unique("msg"), webhookBody("payment.succeeded", paymentId, 12000, "JPY"))
                 .expectStatus().isOk();
+        await().atMost(Duration.ofSeconds(30)).until(() -> types(paymentId).contains("booking.confirmation_sent"));
         Map<?, ?> events = client.get().uri("/v1/events?paymentId=" + paymentId)
                 .header("Authorization", "Bearer " + DEMO_KEY).exchange()
                 .expectStatus().isOk()
                 .expectBody(Map.class).returnResult().getResponseBody();
         List<?> data = (List<?>) events.get("data");
         assertThat(data).extracting(e -> (Object) ((Map<?, ?>) e).get("type"))
-                .contains("payment.created", "payment.processing", "payment.completed", "booking.activated");
+                .containsExactlyInAnyOrder("payment.created", "payment.processing", "payment.completed",
+                        "booking.activated", "booking.confirmation_sent");
         assertThat(data).allSatisfy(event -> assertThat(((Map<?, ?>) ((Map<?, ?>) event).get("data")).get("metadata"))
                 .as("data.metadata of %s", ((Map<?, ?>) event).get("type"))
                 .isEqualTo(Map.of("orderId", "ord-42", "channel", "web")));
+    }
+
+    private List<Object> types(String paymentId) {
+        Map<?, ?> events = client.get().uri("/v1/events?paymentId=" + paymentId)
+                .header("Authorization", "Bearer " + DEMO_KEY).exchange()
+                .expectStatus().isOk()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        return ((List<?>) events.get("data")).stream().map(e -> (Object) ((Map<?, ?>) e).get("type")).toList();
     }
 
     @Test
