@@ -36,6 +36,7 @@ import org.springframework.transaction.reactive.TransactionalOperator;
         "payments.merchant-webhooks.lease=PT5S",
         "payments.merchant-webhooks.poll-interval=PT0.05S",
         "payments.merchant-webhooks.give-up-after=PT4S",
+        "payments.merchant-webhooks.metrics-refresh=PT0.1S",
         "spring.r2dbc.properties.schema=" + MerchantWebhookTest.SCHEMA,
         "spring.flyway.schemas=" + MerchantWebhookTest.SCHEMA,
         "spring.flyway.default-schema=" + MerchantWebhookTest.SCHEMA
@@ -122,6 +123,8 @@ class MerchantWebhookTest extends ApiTest {
         try {
             event = append(booking);
             await().atMost(WAIT).until(() -> "failed".equals(delivery(event.id(), 0).get("status")));
+            // undelivered for a while now: the gauge shows its age
+            await().atMost(WAIT).until(() -> oldestUndelivered() > 0.2);
         } finally {
             RECEIVER.start();
         }
@@ -231,6 +234,10 @@ class MerchantWebhookTest extends ApiTest {
         await().atMost(WAIT).until(() -> "succeeded".equals(delivery(event.id(), 0).get("status")));
         assertThat(counter("succeeded")).isPositive();
         assertThat(meters.find("payments.merchant_webhook.oldest_undelivered").gauge()).isNotNull();
+    }
+
+    private double oldestUndelivered() {
+        return meters.find("payments.merchant_webhook.oldest_undelivered").gauge().value();
     }
 
     private double counter(String result) {
