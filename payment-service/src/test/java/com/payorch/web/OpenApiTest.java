@@ -131,6 +131,34 @@ class OpenApiTest extends ApiTest {
     }
 
     @Test
+    void everyExampleMatchesItsSchema() {
+        JsonNode description = description();
+        List<String> errors = new ArrayList<>();
+        JsonNode schemas = description.path("components").path("schemas");
+        int examples = 0;
+        for (String name : schemas.propertyNames()) {
+            if (schemas.path(name).has("example")) {
+                examples++;
+                walk(description, schemas.path(name), schemas.path(name).path("example"), name + " example", errors);
+            }
+        }
+        JsonNode problem = schemas.path("Problem");
+        JsonNode paths = description.path("paths");
+        for (String path : paths.propertyNames()) {
+            for (String method : paths.path(path).propertyNames()) {
+                for (JsonNode response : paths.path(path).path(method).path("responses")) {
+                    for (JsonNode example : response.path("content").path("application/problem+json").path("examples")) {
+                        examples++;
+                        walk(description, problem, example.path("value"), method + " " + path + " example", errors);
+                    }
+                }
+            }
+        }
+        assertThat(examples).isGreaterThan(50);
+        assertThat(errors).isEmpty();
+    }
+
+    @Test
     void realResponsesOfEveryEndpointMatchTheirSchemas() {
         JsonNode description = description();
         List<String> errors = new ArrayList<>();

@@ -100,6 +100,7 @@ public class ApiDescription implements OpenApiCustomizer {
                 List.of("id", "bookingId", "amount", "currency", "status", "version", "paymentMethod", "failureReason",
                         "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "createdAt",
                         "updatedAt", "metadata", "history")));
+        schemas.get("Payment").example(payment());
         schemas.put("PaymentList", page("Payment"));
         Schema<?> create = object(ordered(
                         "bookingId", new StringSchema().pattern("^[A-Za-z0-9_-]{1,64}$"),
@@ -129,6 +130,10 @@ public class ApiDescription implements OpenApiCustomizer {
                         "data", new ObjectSchema().description("per type: see docs/api.md; payment events carry"
                                 + " `status`, `version`, `amount`, `currency`, `attempt`, `metadata`")),
                 List.of("id", "type", "paymentId", "bookingId", "createdAt", "data")));
+        schemas.get("Event").example(ordered2("id", "evt_Qm1xV8pL2cR7tY0aB4nK9sWe", "type", "payment.processing",
+                "paymentId", "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "bookingId", "bk_1001",
+                "createdAt", "2026-11-30T02:14:31.245Z", "data", ordered2("status", "PROCESSING", "version", 2,
+                        "amount", 12000, "currency", "JPY", "attempt", 1, "metadata", Map.of("orderId", "1001"))));
         schemas.put("EventList", page("Event"));
         schemas.put("Delivery", object(ordered(
                         "id", string("`wd_…`"), "attempt", integer(null),
@@ -136,6 +141,8 @@ public class ApiDescription implements OpenApiCustomizer {
                         "responseStatus", nullable(integer("the receiver's HTTP status, when it answered")),
                         "error", nullable(string("why the attempt failed")), "at", timestamp()),
                 List.of("id", "attempt", "status", "responseStatus", "error", "at")));
+        schemas.get("Delivery").example(ordered2("id", "wd_8fK2mQ0pLz7RtY1aB3nC5sVe", "attempt", 1,
+                "status", "failed", "responseStatus", 500, "error", "HTTP 500", "at", "2026-11-30T02:14:32.004Z"));
         schemas.put("DeliveryList", page("Delivery"));
         schemas.put("SandboxCharge", object(ordered(
                         "id", string("`ch_…`"), "paymentId", string(null), "attempt", integer(null),
@@ -154,6 +161,9 @@ public class ApiDescription implements OpenApiCustomizer {
                 List.of("type", "data")));
         schemas.put("WebhookAnswer", object(ordered("status", string(null)._enum(
                 List.of("applied", "duplicate", "ignored", "rejected"))), List.of("status")));
+        schemas.get("WebhookAnswer").example(Map.of("status", "applied"));
+        schemas.get("Booking").example(ordered2("id", "bk_1001", "status", "ACTIVE",
+                "paymentId", "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "activatedAt", "2026-11-30T02:14:32.311Z"));
         return new Components().schemas(schemas).securitySchemes(Map.of(BEARER, new SecurityScheme()
                 .type(SecurityScheme.Type.HTTP).scheme("bearer")
                 .description("`Authorization: Bearer <api-key>`; each key belongs to one merchant")));
@@ -284,6 +294,30 @@ public class ApiDescription implements OpenApiCustomizer {
         return paths;
     }
 
+    private static Map<String, Object> payment() {
+        String at = "2026-11-30T02:14:31.123Z";
+        List<Object> history = List.of(
+                ordered2("from", null, "to", "PENDING", "event", "CREATE", "source", "api", "sourceId", "order-1001", "at", at),
+                ordered2("from", "PENDING", "to", "PROCESSING", "event", "SUBMIT", "source", "api", "sourceId",
+                        "order-1001", "at", "2026-11-30T02:14:31.245Z"));
+        return ordered2("id", "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "bookingId", "bk_1001", "amount", 12000, "currency", "JPY",
+                "status", "PROCESSING", "version", 2, "paymentMethod", "pm_card_ok", "failureReason", null,
+                "attempt", 1, "connector", "sandbox", "connectorReference", "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ",
+                "attempts", List.of(ordered2("number", 1, "connector", "sandbox", "reference",
+                        "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ", "status", "PROCESSING", "failureReason", null, "createdAt", at)),
+                "amountRefunded", 0, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
+                "metadata", Map.of("orderId", "1001"), "history", history);
+    }
+
+    /** A map in the order given (null values allowed), for examples. */
+    private static Map<String, Object> ordered2(Object... nameAndValue) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < nameAndValue.length; i += 2) {
+            map.put((String) nameAndValue[i], nameAndValue[i + 1]);
+        }
+        return map;
+    }
+
     private static Operation op(String id, String summary, String description) {
         return new Operation().operationId(id).summary(summary).description(description)
                 .addSecurityItem(new SecurityRequirement().addList(BEARER));
@@ -363,7 +397,9 @@ public class ApiDescription implements OpenApiCustomizer {
     }
 
     private static Schema<?> object(Map<String, Schema> properties, List<String> required) {
-        ObjectSchema schema = new ObjectSchema();
+        // a plain Schema: ObjectSchema would turn a Map example into its toString()
+        Schema<Object> schema = new Schema<>();
+        schema.setType("object");
         schema.setProperties(new LinkedHashMap<>(properties));
         schema.setRequired(required);
         return schema;
