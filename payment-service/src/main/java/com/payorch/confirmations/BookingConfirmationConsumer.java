@@ -81,15 +81,15 @@ class BookingConfirmationConsumer implements OutboxConsumer {
                                 activated.bookingId(), activated.id(), payment.id(), payment.merchantId());
                         return Mono.empty();
                     }
-                    return confirm(ConfirmationMessage.of(activated, payment, properties.from()));
+                    return confirm(ConfirmationMessage.of(activated, payment, properties.from()), payment.metadata());
                 });
     }
 
-    private Mono<Void> confirm(ConfirmationMessage message) {
+    private Mono<Void> confirm(ConfirmationMessage message, Map<String, String> metadata) {
         UUID token = UUID.randomUUID();
         return confirmations.claim(message, token, properties.claimTimeout())
                 .flatMap(claim -> switch (claim) {
-                    case CLAIMED -> sendAndRecord(message, token);
+                    case CLAIMED -> sendAndRecord(message, metadata, token);
                     case ALREADY_SENT -> {
                         log.info("Booking {} (event {}, payment {}, merchant {}) was already confirmed; nothing sent",
                                 message.bookingId(), message.eventId(), message.paymentId(), message.merchantId());
@@ -100,14 +100,14 @@ class BookingConfirmationConsumer implements OutboxConsumer {
                 });
     }
 
-    private Mono<Void> sendAndRecord(ConfirmationMessage message, UUID token) {
+    private Mono<Void> sendAndRecord(ConfirmationMessage message, Map<String, String> metadata, UUID token) {
         Mono<Void> sendThenRecord = Mono.defer(() -> faults.takeFailureBeforeSending()
                         ? Mono.<ConfirmationMailer.Channel>error(new IllegalStateException("simulated failure before sending"))
                         : mailer.send(message))
                 .onErrorResume(sendFailure -> confirmations.release(message.merchantId(), message.bookingId(), token)
                         .onErrorResume(releaseFailure -> Mono.empty())
                         .then(Mono.error(sendFailure)))
-                .flatMap(channel -> record(message, token)
+                .flatMap(channel -> record(message, metadata, token)
                         .doOnSuccess(done -> Counter.builder("payments.confirmations.sent")
                                 .description("Booking confirmation e-mails handed to the mail server or the log")
                                 .tag("channel", channel.name().toLowerCase())
@@ -122,12 +122,13 @@ class BookingConfirmationConsumer implements OutboxConsumer {
                         : Mono.empty()));
     }
 
-    private Mono<Void> record(ConfirmationMessage message, UUID token) {
+    private Mono<Void> record(ConfirmationMessage message, Map<String, String> metadata, UUID token) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("bookingId", message.bookingId());
         data.put("paymentId", message.paymentId());
         data.put("messageId", message.messageId());
         data.put("recipient", message.recipient());
+        data.put("metadata", new java.util.TreeMap<>(metadata)); // the payment's, as in every event about it
         return confirmations.markSent(message.merchantId(), message.bookingId(), token)
                 .flatMap(stillClaimed -> stillClaimed
                         ? events.append(message.merchantId(), EventType.BOOKING_CONFIRMATION_SENT, message.paymentId(),

@@ -8,6 +8,11 @@ import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import com.payorch.support.Page;
+import com.payorch.support.PageRequest;
+import com.payorch.support.UnknownCursor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.Parameter;
 import org.springframework.stereotype.Component;
@@ -17,6 +22,8 @@ import reactor.core.publisher.Mono;
 /** The outbox table: appends inside the caller's transaction, and lists a merchant's events oldest first. */
 @Component
 public class EventStore {
+
+    private static final String COLUMNS = "id, merchant_id, type, payment_id, booking_id, data, created_at";
 
     private final DatabaseClient db;
     private final ObjectMapper objectMapper;
@@ -81,6 +88,82 @@ public class EventStore {
                 .bind("type", Parameter.fromOrEmpty(type == null ? null : type.value(), String.class))
                 .map(EventStore::event)
                 .all();
+    }
+
+    /**
+     * One page of the merchant's events, oldest first (by seq). `startingAfter` must be one of the merchant's events
+     * that the filters admit; otherwise {@link UnknownCursor}.
+     */
+    public Mono<Page<Event>> list(String merchantId, @Nullable String paymentId, @Nullable String bookingId,
+                                  @Nullable EventType type, PageRequest page) {
+        Mono<Optional<Long>> cursor = page.startingAfter() == null ? Mono.just(Optional.empty())
+                : cursor(merchantId, paymentId, bookingId, type, page.startingAfter()).map(Optional::of)
+                        .switchIfEmpty(Mono.error(() -> new UnknownCursor(page.startingAfter())));
+        return cursor.flatMap(after -> {
+            SqlPart query = listQuery(merchantId, paymentId, bookingId, type, after.orElse(null), page.limit());
+            return db.sql(query.sql()).bindValues(query.values())
+                    .map(EventStore::event)
+                    .all()
+                    .collectList()
+                    .map(rows -> Page.of(rows, page.limit()));
+        });
+    }
+
+    /** The event (by id) and its position, if it is the merchant's and within the filters. */
+    public Mono<Event> findOwn(String merchantId, String eventId) {
+        return db.sql("select " + COLUMNS + " from events where id = :id and merchant_id = :merchant")
+                .bind("id", eventId)
+                .bind("merchant", merchantId)
+                .map(EventStore::event)
+                .one();
+    }
+
+    private Mono<Long> cursor(String merchantId, @Nullable String paymentId, @Nullable String bookingId,
+                              @Nullable EventType type, String eventId) {
+        SqlPart where = where(merchantId, paymentId, bookingId, type, null);
+        return db.sql("select seq from events where id = :cursorId and " + where.sql())
+                .bindValues(where.values())
+                .bind("cursorId", eventId)
+                .map(row -> row.get("seq", Long.class))
+                .one();
+    }
+
+    /**
+     * The SQL of one page (public for the test that checks its plan): only the filters given are in the WHERE clause,
+     * so the planner picks that combination's index (events_by_merchant, events_by_payment, events_by_booking,
+     * events_by_type) and reads it forwards from the cursor.
+     */
+    public SqlPart listQuery(String merchantId, @Nullable String paymentId, @Nullable String bookingId,
+                             @Nullable EventType type, @Nullable Long afterSeq, int limit) {
+        SqlPart where = where(merchantId, paymentId, bookingId, type, afterSeq);
+        Map<String, Parameter> values = new HashMap<>(where.values());
+        values.put("limit", Parameter.from(limit + 1));
+        return new SqlPart("select " + COLUMNS + " from events where " + where.sql() + " order by seq limit :limit",
+                values);
+    }
+
+    private static SqlPart where(String merchantId, @Nullable String paymentId, @Nullable String bookingId,
+                                 @Nullable EventType type, @Nullable Long afterSeq) {
+        StringBuilder sql = new StringBuilder("merchant_id = :merchant");
+        Map<String, Parameter> values = new HashMap<>();
+        values.put("merchant", Parameter.from(merchantId));
+        if (paymentId != null) {
+            sql.append(" and payment_id = :payment");
+            values.put("payment", Parameter.from(paymentId));
+        }
+        if (bookingId != null) {
+            sql.append(" and booking_id = :booking");
+            values.put("booking", Parameter.from(bookingId));
+        }
+        if (type != null) {
+            sql.append(" and type = :type");
+            values.put("type", Parameter.from(type.value()));
+        }
+        if (afterSeq != null) {
+            sql.append(" and seq > :afterSeq");
+            values.put("afterSeq", Parameter.from(afterSeq));
+        }
+        return new SqlPart(sql.toString(), values);
     }
 
     private static Event event(Readable row) {

@@ -13,5 +13,10 @@ public interface OutboxConsumer {
 
     EventType eventType();
 
+    /** The types it acts on: by default only {@link #eventType()}; a consumer of every type answers them all. */
+    default java.util.Set<EventType> eventTypes() {
+        return java.util.Set.of(eventType());
+    }
+
     Mono<Void> deliver(Event event);
 }

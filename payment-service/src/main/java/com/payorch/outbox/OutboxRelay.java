@@ -36,8 +36,10 @@ public class OutboxRelay {
         this.queue = queue;
         this.properties = properties;
         this.metrics = metrics;
-        this.consumers = consumers.orderedStream().collect(Collectors.groupingBy(OutboxConsumer::eventType,
-                () -> new EnumMap<>(EventType.class), Collectors.toList()));
+        this.consumers = consumers.orderedStream()
+                .flatMap(consumer -> consumer.eventTypes().stream().map(type -> Map.entry(type, consumer)))
+                .collect(Collectors.groupingBy(Map.Entry::getKey, () -> new EnumMap<>(EventType.class),
+                        Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
     }
 
     /**

@@ -86,6 +86,7 @@ public class GatewayOutcomes {
         data.put("reference", outcome.reference());
         data.put("amount", payment.amount());
         data.put("currency", payment.currency());
+        data.put("metadata", new java.util.TreeMap<>(payment.metadata()));
         return events.append(payment.merchantId(), EventType.CHARGE_ORPHANED, payment.id(), payment.bookingId(), data,
                 now).then();
     }

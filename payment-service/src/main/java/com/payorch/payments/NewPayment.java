@@ -1,6 +1,12 @@
 package com.payorch.payments;
 
-/** A validated request for a new payment. */
+import java.util.Map;
+
+/** A validated request for a new payment; `metadata` is empty when none was given. */
 public record NewPayment(String bookingId, long amount, String currency, String paymentMethod, String customerEmail,
-                         String description) {
+                         String description, Map<String, String> metadata) {
+
+    public NewPayment {
+        metadata = Map.copyOf(metadata);
+    }
 }

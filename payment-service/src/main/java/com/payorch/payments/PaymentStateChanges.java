@@ -56,7 +56,7 @@ public class PaymentStateChanges {
                     Instant now = Timestamps.now(clock);
                     Payment payment = new Payment(Ids.payment(), merchantId, request.bookingId(), request.amount(),
                             request.currency(), request.paymentMethod(), request.customerEmail(),
-                            request.description(), initial, null, 1, connector, 1, now, now);
+                            request.description(), initial, null, 1, connector, 1, now, now, request.metadata());
                     PaymentTransition transition =
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
                     Attempt attempt = new Attempt(1, connector, null, AttemptStatus.of(initial), null, now);
@@ -127,6 +127,7 @@ public class PaymentStateChanges {
                     data.put("bookingId", completed.bookingId());
                     data.put("paymentId", completed.id());
                     data.put("activatedAt", Timestamps.format(at));
+                    data.put("metadata", new java.util.TreeMap<>(completed.metadata()));
                     return events.append(completed.merchantId(), EventType.BOOKING_ACTIVATED, completed.id(),
                             completed.bookingId(), data, at).then();
                 });
@@ -142,6 +143,7 @@ public class PaymentStateChanges {
         if (payment.failureReason() != null) {
             data.put("failureReason", payment.failureReason());
         }
+        data.put("metadata", new java.util.TreeMap<>(payment.metadata()));
         return events.newEvent(payment.merchantId(), type, payment.id(), payment.bookingId(), data, at);
     }
 }

@@ -15,6 +15,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import com.payorch.support.Page;
+import com.payorch.support.PageRequest;
+import com.payorch.support.UnknownCursor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.Parameter;
@@ -34,7 +40,7 @@ public class PaymentStore {
     /** The payment columns {@link #payment(Readable)} reads, for other packages' queries over payments. */
     public static final String COLUMNS = """
             id, merchant_id, booking_id, amount, currency, payment_method, customer_email, description, status,
-            failure_reason, attempt, connector, version, created_at, updated_at""";
+            failure_reason, attempt, connector, version, created_at, updated_at, metadata""";
 
     // Data-modifying CTE parts: each inserts one row per row of the CTE named after "from".
     private static final String INSERT_TRANSITION_FROM = """
@@ -63,6 +69,9 @@ public class PaymentStore {
                 'reference', a.reference, 'status', a.status, 'failureReason', a.failure_reason,
                 'createdAt', to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) order by a.number)
               from payment_attempts a where a.payment_id = p.id), '[]')::text""";
+
+    /** Reads and writes the metadata column in {@link #payment(Readable)}, a static reader of rows. */
+    private static final ObjectMapper METADATA_JSON = new ObjectMapper();
 
     private final DatabaseClient db;
     private final ObjectMapper objectMapper;
@@ -120,7 +129,8 @@ public class PaymentStore {
                             insert into payments (""" + COLUMNS + """
                             )
                             values (:id, :merchant, :booking, :amount, :currency, :method, :email, :description,
-                                :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt)
+                                :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt,
+                                :metadata)
                             returning id),
                         transition as (""" + INSERT_TRANSITION_FROM + """
                             payment),
@@ -141,6 +151,7 @@ public class PaymentStore {
                 .bind("version", payment.version())
                 .bind("createdAt", payment.createdAt())
                 .bind("updatedAt", payment.updatedAt())
+                .bind("metadata", Json.of(METADATA_JSON.writeValueAsString(new TreeMap<>(payment.metadata()))))
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, true))
                 .bindValues(outbox.values())
@@ -297,15 +308,79 @@ public class PaymentStore {
                 .one();
     }
 
-    /** Several payments (newest first) each with its history and attempts, in one query. */
-    public Flux<PaymentWithHistory> findByBookingWithHistory(String merchantId, String bookingId) {
-        return db.sql("select " + COLUMNS + ", " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON + " as attempts"
-                        + " from payments p where merchant_id = :merchant and booking_id = :booking"
-                        + " order by created_at desc, id desc")
-                .bind("merchant", merchantId)
-                .bind("booking", bookingId)
-                .map(this::withHistory)
-                .all();
+    /**
+     * One page of the merchant's payments, newest first (created_at, then id), each with its history and attempts.
+     * `startingAfter` must be one of the merchant's payments that the booking and creation-time filters admit (a
+     * payment's status changes, so the status filter does not apply to the cursor); otherwise {@link UnknownCursor}.
+     */
+    public Mono<Page<PaymentWithHistory>> list(String merchantId, PaymentFilter filter, PageRequest page) {
+        Mono<Optional<Cursor>> cursor = page.startingAfter() == null ? Mono.just(Optional.empty())
+                : cursor(merchantId, filter, page.startingAfter()).map(Optional::of)
+                        .switchIfEmpty(Mono.error(() -> new UnknownCursor(page.startingAfter())));
+        return cursor.flatMap(after -> {
+            SqlPart query = listQuery(merchantId, filter, after.orElse(null), page.limit());
+            return db.sql(query.sql()).bindValues(query.values())
+                    .map(this::withHistory)
+                    .all()
+                    .collectList()
+                    .map(rows -> Page.of(rows, page.limit()));
+        });
+    }
+
+    /** Where a page starts: the keyset of the payment named by `starting_after`. */
+    public record Cursor(Instant createdAt, String id) {
+    }
+
+    private Mono<Cursor> cursor(String merchantId, PaymentFilter filter, String paymentId) {
+        SqlPart where = where(merchantId, new PaymentFilter(filter.bookingId(), null, filter.createdAfter(),
+                filter.createdBefore()), null);
+        return db.sql("select created_at, id from payments p where id = :cursorId and " + where.sql())
+                .bindValues(where.values())
+                .bind("cursorId", paymentId)
+                .map(row -> new Cursor(row.get("created_at", Instant.class), row.get("id", String.class)))
+                .one();
+    }
+
+    /**
+     * The SQL of one page (public for the test that checks its plan): only the filters given are in the WHERE
+     * clause, so the planner picks the index of that combination ({@code payments_list*}, see V8) and reads it
+     * backwards from the cursor.
+     */
+    public SqlPart listQuery(String merchantId, PaymentFilter filter, @Nullable Cursor after, int limit) {
+        SqlPart where = where(merchantId, filter, after);
+        Map<String, Parameter> values = new HashMap<>(where.values());
+        values.put("limit", Parameter.from(limit + 1));
+        return new SqlPart("select " + COLUMNS + ", " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON
+                + " as attempts from payments p where " + where.sql()
+                + " order by p.created_at desc, p.id desc limit :limit", values);
+    }
+
+    private static SqlPart where(String merchantId, PaymentFilter filter, @Nullable Cursor after) {
+        StringBuilder sql = new StringBuilder("p.merchant_id = :merchant");
+        Map<String, Parameter> values = new HashMap<>();
+        values.put("merchant", Parameter.from(merchantId));
+        if (filter.bookingId() != null) {
+            sql.append(" and p.booking_id = :booking");
+            values.put("booking", Parameter.from(filter.bookingId()));
+        }
+        if (filter.status() != null) {
+            sql.append(" and p.status = :status");
+            values.put("status", Parameter.from(filter.status().name()));
+        }
+        if (filter.createdAfter() != null) {
+            sql.append(" and p.created_at > :createdAfter");
+            values.put("createdAfter", Parameter.from(filter.createdAfter()));
+        }
+        if (filter.createdBefore() != null) {
+            sql.append(" and p.created_at < :createdBefore");
+            values.put("createdBefore", Parameter.from(filter.createdBefore()));
+        }
+        if (after != null) {
+            sql.append(" and (p.created_at, p.id) < (:afterCreatedAt, :afterId)");
+            values.put("afterCreatedAt", Parameter.from(after.createdAt()));
+            values.put("afterId", Parameter.from(after.id()));
+        }
+        return new SqlPart(sql.toString(), values);
     }
 
     private PaymentWithHistory withHistory(Readable row) {
@@ -379,7 +454,17 @@ public class PaymentStore {
                 row.get("description", String.class), PaymentStatus.valueOf(row.get("status", String.class)),
                 row.get("failure_reason", String.class), row.get("attempt", Integer.class),
                 row.get("connector", String.class), row.get("version", Long.class),
-                row.get("created_at", Instant.class), row.get("updated_at", Instant.class));
+                row.get("created_at", Instant.class), row.get("updated_at", Instant.class),
+                metadata(row.get("metadata", Json.class)));
+    }
+
+    private static Map<String, String> metadata(Json json) {
+        Map<String, String> metadata = new TreeMap<>();
+        if (json != null) {
+            METADATA_JSON.readTree(json.asString()).properties()
+                    .forEach(member -> metadata.put(member.getKey(), member.getValue().asString()));
+        }
+        return metadata;
     }
 
     private static Parameter nullable(String value) {

@@ -5,8 +5,9 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * {@code payments.merchants.<merchantId>.*}: one API key per merchant, any number of merchants. The shipped
- * {@code application.yml} defines merchant {@code demo} with the development key {@code sk_test_demo}.
+ * {@code payments.merchants.<merchantId>.*}: one API key per merchant, any number of merchants, and optionally where
+ * the merchant's events are pushed. The shipped {@code application.yml} defines merchant {@code demo} with the
+ * development key {@code sk_test_demo}. A merchant without a webhook-url gets no deliveries.
  */
 @ConfigurationProperties("payments")
 public class MerchantProperties {
@@ -41,6 +42,27 @@ public class MerchantProperties {
 
         public void setApiKeySha256(String apiKeySha256) {
             this.apiKeySha256 = apiKeySha256;
+        }
+
+        /** {@code webhook-url}: where every event of the merchant is POSTed (http or https). Default: unset. */
+        private String webhookUrl;
+        /** {@code webhook-secret}: the {@code whsec_<base64>} secret that signs those deliveries. Default: unset. */
+        private String webhookSecret;
+
+        public String getWebhookUrl() {
+            return webhookUrl;
+        }
+
+        public void setWebhookUrl(String webhookUrl) {
+            this.webhookUrl = webhookUrl;
+        }
+
+        public String getWebhookSecret() {
+            return webhookSecret;
+        }
+
+        public void setWebhookSecret(String webhookSecret) {
+            this.webhookSecret = webhookSecret;
         }
 
         public String getApiKey() {

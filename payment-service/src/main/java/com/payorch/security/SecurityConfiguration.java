@@ -69,6 +69,9 @@ public class SecurityConfiguration {
                 .addFilterAfter(new RateLimitFilter(rateLimiter, problems), SecurityWebFiltersOrder.AUTHORIZATION)
                 .authorizeExchange(exchanges -> exchanges
                         .pathMatchers("/v1/webhooks/**").permitAll()
+                        // the OpenAPI description and Swagger UI, without credentials
+                        .pathMatchers("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**",
+                                "/webjars/swagger-ui/**").permitAll()
                         .pathMatchers("/v1/**").authenticated()
                         // The actuator is guarded by ActuatorGuard (operator key), not by a merchant's key.
                         .anyExchange().permitAll())

@@ -24,7 +24,8 @@ public final class Ids {
         return withPrefix("ch_");
     }
 
-    private static String withPrefix(String prefix) {
+    /** A new id with this prefix, e.g. `wd_…` for merchant webhook deliveries. */
+    public static String withPrefix(String prefix) {
         StringBuilder id = new StringBuilder(prefix.length() + RANDOM_CHARS).append(prefix);
         for (int i = 0; i < RANDOM_CHARS; i++) {
             id.append(ALPHABET[RANDOM.nextInt(ALPHABET.length)]);

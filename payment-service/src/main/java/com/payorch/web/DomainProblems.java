@@ -10,6 +10,7 @@ import com.payorch.payments.VersionMismatch;
 import com.payorch.support.Refusal;
 import com.payorch.support.UnstorableText;
 import com.payorch.webhooks.WebhookEndpointUnknown;
+import com.payorch.support.UnknownCursor;
 import com.payorch.webhooks.WebhookInvalid;
 import com.payorch.webhooks.WebhookSignatureRejected;
 import com.payorch.webhooks.WebhookSignatureInvalid;
@@ -37,6 +38,9 @@ final class DomainProblems {
         String detail = refusal.detail();
         if (refusal instanceof PaymentNotFound) {
             return new ApiProblem(ProblemCode.NOT_FOUND, detail);
+        }
+        if (refusal instanceof UnknownCursor) {
+            return new ApiProblem(ProblemCode.INVALID_REQUEST, detail);
         }
         if (refusal instanceof InvalidTransition) {
             return new ApiProblem(ProblemCode.INVALID_TRANSITION, detail);

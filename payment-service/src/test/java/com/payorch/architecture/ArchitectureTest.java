@@ -45,7 +45,7 @@ class ArchitectureTest {
                         "com.payorch.gateway", "com.payorch.gateway.sandbox", "com.payorch.webhooks",
                         "com.payorch.bookings", "com.payorch.events", "com.payorch.recovery", "com.payorch.outbox",
                         "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support",
-                        "com.payorch.connectors")
+                        "com.payorch.connectors", "com.payorch.merchantwebhooks")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.web..", "..api..")
                 .check(classes);
     }

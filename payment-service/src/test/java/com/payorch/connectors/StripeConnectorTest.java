@@ -249,7 +249,7 @@ class StripeConnectorTest extends ApiTest {
     void aDefiniteRefusalWhileAnotherSubmissionIsInDoubtDoesNotMoveTheAttempt() {
         String token = unique("pm_card_visa");
         Payment payment = transaction.transactional(stateChanges.create("failover",
-                        new NewPayment(unique("bk"), 12000, "JPY", token, null, null), "stripe",
+                        new NewPayment(unique("bk"), 12000, "JPY", token, null, null, java.util.Map.of()), "stripe",
                         TransitionOrigin.api(unique("key"))))
                 .block(Duration.ofSeconds(10)).payment();
         STRIPE.failNext(token, FakeStripe.Failure.TIMEOUT_AFTER_CHARGE);

@@ -109,7 +109,31 @@ class BadInputTest extends ApiTest {
                 new Case("basic instead of bearer", HttpMethod.POST, "/v1/payments",
                         Map.of("Authorization", "Basic ZGVtbzpkZW1v", "Idempotency-Key", "k-basic"),
                         VALID.getBytes(StandardCharsets.UTF_8), 401, "unauthenticated", null),
-                get("list without bookingId", "/v1/payments", 400, "invalid_request", "bookingId"),
+                get("list with an invalid bookingId", "/v1/payments?bookingId=bk%20x", 400, "invalid_request", "bookingId"),
+                get("list with limit 0", "/v1/payments?limit=0", 400, "invalid_request", "limit"),
+                get("list with limit 101", "/v1/payments?limit=101", 400, "invalid_request", "limit"),
+                get("list with limit not a number", "/v1/payments?limit=ten", 400, "invalid_request", "limit"),
+                get("list with an empty limit", "/v1/payments?limit=", 400, "invalid_request", "limit"),
+                get("list starting after an unknown id", "/v1/payments?starting_after=pay_doesnotexist", 400, "invalid_request", "starting_after"),
+                get("list with an unknown status", "/v1/payments?status=REFUNDED", 400, "invalid_request", "status"),
+                get("list with a lower-case status", "/v1/payments?status=failed", 400, "invalid_request", "status"),
+                get("list with createdAfter not RFC 3339", "/v1/payments?createdAfter=yesterday", 400, "invalid_request", "createdAfter"),
+                get("list with createdBefore without an offset", "/v1/payments?createdBefore=2026-11-30T10:00:00", 400, "invalid_request", "createdBefore"),
+                get("events with limit 0", "/v1/events?limit=0", 400, "invalid_request", "limit"),
+                get("events with limit 1000", "/v1/events?limit=1000", 400, "invalid_request", "limit"),
+                get("events starting after an unknown id", "/v1/events?starting_after=evt_doesnotexist", 400, "invalid_request", "starting_after"),
+                post("metadata not an object", VALID.replace("{", "{\"metadata\": [\"a\"], "), 400, "invalid_request", "metadata"),
+                post("metadata a string", VALID.replace("{", "{\"metadata\": \"a=b\", "), 400, "invalid_request", "metadata"),
+                post("metadata with 21 keys", VALID.replace("{", "{\"metadata\": " + metadataWithKeys(21) + ", "), 400, "invalid_request", "metadata"),
+                post("metadata key too long", VALID.replace("{", "{\"metadata\": {\"" + "k".repeat(41) + "\": \"v\"}, "), 400, "invalid_request", "metadata"),
+                post("metadata key empty", VALID.replace("{", "{\"metadata\": {\"\": \"v\"}, "), 400, "invalid_request", "metadata"),
+                post("metadata key with a space", VALID.replace("{", "{\"metadata\": {\"order id\": \"v\"}, "), 400, "invalid_request", "metadata"),
+                post("metadata value a number", VALID.replace("{", "{\"metadata\": {\"order\": 7}, "), 400, "invalid_request", "metadata.order"),
+                post("metadata value null", VALID.replace("{", "{\"metadata\": {\"order\": null}, "), 400, "invalid_request", "metadata.order"),
+                post("metadata value an object", VALID.replace("{", "{\"metadata\": {\"order\": {}}, "), 400, "invalid_request", "metadata.order"),
+                post("metadata value too long", VALID.replace("{", "{\"metadata\": {\"note\": \"" + "v".repeat(501) + "\"}, "), 400, "invalid_request", "metadata.note"),
+                post("metadata value with a control character", VALID.replace("{", "{\"metadata\": {\"note\": \"a\\u0000b\"}, "), 400, "invalid_request", "metadata.note"),
+                post("metadata value with a newline", VALID.replace("{", "{\"metadata\": {\"note\": \"a\\nb\"}, "), 400, "invalid_request", "metadata.note"),
                 get("unknown payment", "/v1/payments/pay_doesnotexist", 404, "not_found", null),
                 get("unknown booking", "/v1/bookings/bk_doesnotexist", 404, "not_found", null),
                 get("unknown event type", "/v1/events?type=payment.exploded", 400, "invalid_request", "type"),
@@ -178,6 +202,14 @@ class BadInputTest extends ApiTest {
     private static Case post(String name, String body, int status, String code, String mentions) {
         return new Case(name, HttpMethod.POST, "/v1/payments", headers("k-" + name.replace(' ', '-')),
                 body.getBytes(StandardCharsets.UTF_8), status, code, mentions);
+    }
+
+    private static String metadataWithKeys(int keys) {
+        StringBuilder json = new StringBuilder("{");
+        for (int i = 0; i < keys; i++) {
+            json.append(i == 0 ? "" : ", ").append("\"k").append(i).append("\": \"v\"");
+        }
+        return json.append('}').toString();
     }
 
     private static Case get(String name, String path, int status, String code, String mentions) {

@@ -1,13 +1,16 @@
 package com.payorch.events.api;
 
 import com.payorch.events.Event;
+import com.payorch.events.EventResource;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Timestamps;
+import com.payorch.support.PageRequest;
 import com.payorch.web.ApiProblem;
+import com.payorch.web.Pagination;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +22,6 @@ import reactor.core.publisher.Mono;
 @RestController
 public class EventController {
 
-    record EventResource(String id, String type, String paymentId, String bookingId, String createdAt, JsonNode data) {
-    }
-
     private final EventStore events;
     private final ObjectMapper objectMapper;
 
@@ -31,20 +31,20 @@ public class EventController {
     }
 
     @GetMapping("/v1/events")
-    public Mono<Map<String, List<EventResource>>> list(@RequestParam(required = false) String paymentId,
-                                                       @RequestParam(required = false) String bookingId,
-                                                       @RequestParam(required = false) String type,
-                                                       Principal principal) {
+    public Mono<Map<String, Object>> list(@RequestParam(required = false) String paymentId,
+                                          @RequestParam(required = false) String bookingId,
+                                          @RequestParam(required = false) String type,
+                                          @RequestParam(required = false) String limit,
+                                          @RequestParam(name = "starting_after", required = false) String startingAfter,
+                                          Principal principal) {
         EventType eventType = type == null ? null : EventType.fromValue(type).orElseThrow(() ->
                 ApiProblem.invalidRequest("Query parameter 'type' must be one of " + EventType.allValues() + "."));
-        return events.find(principal.getName(), paymentId, bookingId, eventType)
-                .map(this::resource)
-                .collectList()
-                .map(data -> Map.of("data", data));
+        PageRequest page = Pagination.request(limit, startingAfter);
+        return events.list(principal.getName(), paymentId, bookingId, eventType, page)
+                .map(found -> Pagination.body(found.map(this::resource)));
     }
 
     private EventResource resource(Event event) {
-        return new EventResource(event.id(), event.type().value(), event.paymentId(), event.bookingId(),
-                    Timestamps.format(event.createdAt()), objectMapper.readTree(event.dataJson()));
+        return EventResource.of(event, objectMapper);
     }
 }

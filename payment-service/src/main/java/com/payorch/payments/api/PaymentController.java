@@ -7,16 +7,21 @@ import com.payorch.idempotency.api.IdempotencyKeyHeader;
 import com.payorch.payments.IdempotentPaymentFlow;
 import com.payorch.payments.NewPayment;
 import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentFilter;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.PaymentResponse;
 import com.payorch.payments.PaymentStore;
 import com.payorch.payments.VersionMismatch;
 import com.payorch.support.Text;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.PageRequest;
 import com.payorch.web.ApiProblem;
+import com.payorch.web.Pagination;
 import com.payorch.web.Detached;
 import com.payorch.web.RequestBodies;
 import com.payorch.web.StrictJson;
 import java.security.Principal;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,17 +97,28 @@ public class PaymentController {
     }
 
     @GetMapping("/v1/payments")
-    public Mono<ResponseEntity<byte[]>> list(@RequestParam(required = false) String bookingId, Principal principal) {
-        if (bookingId == null || !BOOKING_ID.matcher(bookingId).matches()) {
+    public Mono<ResponseEntity<byte[]>> list(@RequestParam(required = false) String bookingId,
+                                             @RequestParam(required = false) String status,
+                                             @RequestParam(required = false) String createdAfter,
+                                             @RequestParam(required = false) String createdBefore,
+                                             @RequestParam(required = false) String limit,
+                                             @RequestParam(name = "starting_after", required = false) String startingAfter,
+                                             Principal principal) {
+        if (bookingId != null && !BOOKING_ID.matcher(bookingId).matches()) {
             throw ApiProblem.invalidRequest(
-                    "Query parameter 'bookingId' is required: 1-64 characters of A-Z a-z 0-9 _ -.");
+                    "Query parameter 'bookingId' must be 1-64 characters of A-Z a-z 0-9 _ -.");
         }
-        return payments.findByBookingWithHistory(principal.getName(), bookingId)
-                .map(view::resource)
-                .collectList()
-                .map(resources -> ResponseEntity.ok()
+        PaymentStatus statusFilter = status == null ? null : Arrays.stream(PaymentStatus.values())
+                .filter(s -> s.name().equals(status)).findFirst()
+                .orElseThrow(() -> ApiProblem.invalidRequest("Query parameter 'status' must be one of PENDING,"
+                        + " PROCESSING, COMPLETED, FAILED."));
+        PaymentFilter filter = new PaymentFilter(bookingId, statusFilter,
+                Pagination.timestamp("createdAfter", createdAfter), Pagination.timestamp("createdBefore", createdBefore));
+        PageRequest page = Pagination.request(limit, startingAfter);
+        return payments.list(principal.getName(), filter, page)
+                .map(found -> ResponseEntity.ok()
                         .contentType(MediaType.APPLICATION_JSON)
-                        .body(view.renderList(resources)));
+                        .body(view.renderPage(found)));
     }
 
     /** The answer stored with the idempotency key: status, `Location` (on create), `ETag` and the resource. */

@@ -15,7 +15,9 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.util.Comparator;
 import java.util.Currency;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,7 +28,10 @@ import org.springframework.stereotype.Component;
 public class PaymentRequestParser {
 
     static final Set<String> CREATE_FIELDS =
-            Set.of("bookingId", "amount", "currency", "paymentMethod", "customerEmail", "description");
+            Set.of("bookingId", "amount", "currency", "paymentMethod", "customerEmail", "description", "metadata");
+    static final int MAX_METADATA_KEYS = 20;
+    static final int MAX_METADATA_VALUE = 500;
+    static final java.util.regex.Pattern METADATA_KEY = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,40}");
 
     record CreateFields(
             @NotNull @Pattern(regexp = "[A-Za-z0-9_-]{1,64}", message = "must be 1-64 characters of A-Z a-z 0-9 _ -")
@@ -72,7 +77,47 @@ public class PaymentRequestParser {
             throw ApiProblem.invalidRequest("Field 'description' must be at most 500 characters.");
         }
         return new NewPayment(fields.bookingId(), fields.amount(), fields.currency(), fields.paymentMethod(),
-                fields.customerEmail(), fields.description());
+                fields.customerEmail(), fields.description(), metadata(body.get("metadata")));
+    }
+
+    /**
+     * Optional `metadata`: an object of at most 20 members, names 1-40 characters of `[A-Za-z0-9_.-]`, values
+     * strings of at most 500 characters without control characters. The detail names the member at fault.
+     */
+    static Map<String, String> metadata(JsonNode metadata) {
+        if (metadata == null || metadata.isNull()) {
+            return Map.of();
+        }
+        if (!metadata.isObject()) {
+            throw ApiProblem.invalidRequest("Field 'metadata' must be an object of string values.");
+        }
+        if (metadata.size() > MAX_METADATA_KEYS) {
+            throw ApiProblem.invalidRequest("Field 'metadata' may have at most " + MAX_METADATA_KEYS + " keys; it has "
+                    + metadata.size() + ".");
+        }
+        Map<String, String> values = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> member : metadata.properties()) {
+            String key = member.getKey();
+            if (!METADATA_KEY.matcher(key).matches()) {
+                throw ApiProblem.invalidRequest("Field 'metadata' has a key that is not 1-40 characters of"
+                        + " A-Z a-z 0-9 _ . -" + (key.length() <= 40 && key.chars().allMatch(c -> c >= 0x20 && c < 0x7f)
+                        ? ": '" + key + "'." : "."));
+            }
+            JsonNode value = member.getValue();
+            if (!value.isTextual()) {
+                throw ApiProblem.invalidRequest("Field 'metadata." + key + "' must be a string.");
+            }
+            String text = value.textValue();
+            if (text.codePointCount(0, text.length()) > MAX_METADATA_VALUE) {
+                throw ApiProblem.invalidRequest("Field 'metadata." + key + "' must be at most " + MAX_METADATA_VALUE
+                        + " characters.");
+            }
+            if (text.codePoints().anyMatch(Character::isISOControl)) {
+                throw ApiProblem.invalidRequest("Field 'metadata." + key + "' must not contain control characters.");
+            }
+            values.put(key, text);
+        }
+        return values;
     }
 
     /** The retry endpoint takes no parameters: an empty body or `{}`. */

@@ -9,6 +9,9 @@ import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Timestamps;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import com.payorch.support.Page;
+import com.payorch.web.Pagination;
 import org.springframework.stereotype.Component;
 
 /** The payment resource of the API, rendered once so that a stored response and a live one are the same bytes. */
@@ -25,7 +28,7 @@ public class PaymentView {
     record Resource(String id, String bookingId, long amount, String currency, String status, long version,
                     String paymentMethod, String failureReason, int attempt, String connector,
                     String connectorReference, List<AttemptEntry> attempts, long amountRefunded, String createdAt,
-                    String updatedAt, List<HistoryEntry> history) {
+                    String updatedAt, Map<String, String> metadata, List<HistoryEntry> history) {
     }
 
     private final ObjectMapper objectMapper;
@@ -41,15 +44,16 @@ public class PaymentView {
                 payment.attempt(), payment.connector(), found.currentAttempt().reference(),
                 found.attempts().stream().map(PaymentView::entry).toList(), 0,
                 Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),
-                found.history().stream().map(PaymentView::entry).toList());
+                new TreeMap<>(payment.metadata()), found.history().stream().map(PaymentView::entry).toList());
     }
 
     public byte[] render(PaymentWithHistory found) {
         return json(resource(found));
     }
 
-    public byte[] renderList(List<Resource> resources) {
-        return json(Map.of("data", resources));
+    /** A page of payments: `{"data": […], "has_more": …}`. */
+    public byte[] renderPage(Page<PaymentWithHistory> page) {
+        return json(Pagination.body(page.map(this::resource)));
     }
 
     public static String etag(Payment payment) {

@@ -38,14 +38,14 @@ class PaymentRequestParserTest {
     @Test
     void aValidBodyBecomesANewPayment() {
         assertThat(parser.parseCreate(json(VALID))).isEqualTo(new NewPayment("bk_1001", 12000L, "JPY", "pm_card_ok",
-                "guest@example.com", "Room 101, 2 nights"));
+                "guest@example.com", "Room 101, 2 nights", java.util.Map.of()));
     }
 
     @Test
     void customerEmailAndDescriptionMayBeAbsentOrNull() {
         assertThat(parser.parseCreate(json("""
                 {"bookingId": "bk_1", "amount": 1, "currency": "USD", "paymentMethod": "pm", "customerEmail": null}""")))
-                .isEqualTo(new NewPayment("bk_1", 1L, "USD", "pm", null, null));
+                .isEqualTo(new NewPayment("bk_1", 1L, "USD", "pm", null, null, java.util.Map.of()));
     }
 
     @ParameterizedTest(name = "{0}")
