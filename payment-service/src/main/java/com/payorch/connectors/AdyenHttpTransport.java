@@ -29,11 +29,7 @@ final class AdyenHttpTransport implements ClientInterface {
     private final Duration readTimeout;
 
     AdyenHttpTransport(Duration connectTimeout, Duration readTimeout) {
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.client = PspHttpClients.newClient(connectTimeout);
         this.readTimeout = readTimeout;
     }
 

@@ -30,11 +30,7 @@ final class StripeHttpTransport extends com.stripe.net.HttpClient {
     private final Duration readTimeout;
 
     StripeHttpTransport(Duration connectTimeout, Duration readTimeout) {
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.client = PspHttpClients.newClient(connectTimeout);
         this.readTimeout = readTimeout;
     }
 
