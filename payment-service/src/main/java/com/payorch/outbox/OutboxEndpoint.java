@@ -14,7 +14,8 @@ import reactor.core.publisher.Mono;
 /**
  * The operator's view of the outbox's dead letters, `/actuator/outbox` (guarded like every actuator endpoint but
  * health: the operator key on the API port, or the management port). `GET` lists the oldest parked events (at most
- * {@value #LIST_LIMIT}); `POST /actuator/outbox/{eventId}` requeues one: due at once, attempts reset.
+ * {@value #LIST_LIMIT}); `POST /actuator/outbox/{eventId}` requeues one (due at once, attempts reset), `POST /actuator/outbox` all
+ * of them.
  */
 @Component
 @Endpoint(id = "outbox")
@@ -33,6 +34,14 @@ public class OutboxEndpoint {
     @ReadOperation
     public Mono<Map<String, List<ParkedEvent>>> parked() {
         return queue.parked(LIST_LIMIT).collectList().map(parked -> Map.of("parked", parked));
+    }
+
+    /** Requeues every parked event (after an outage of a downstream system): 200 {"requeued": n}. */
+    @WriteOperation
+    public Mono<Map<String, Object>> requeueAll() {
+        return queue.requeueAll()
+                .doOnNext(requeued -> log.info("{} parked events requeued by the operator", requeued))
+                .map(requeued -> Map.of("requeued", requeued));
     }
 
     /** 200 {"requeued": true} for a parked event; {"requeued": false} when the id names no parked event. */

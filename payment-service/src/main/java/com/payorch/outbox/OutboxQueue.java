@@ -26,7 +26,8 @@ class OutboxQueue {
     /**
      * Claims up to `limit` due events, oldest first, for `lease`. SKIP LOCKED lets several instances claim at once
      * without waiting for or taking each other's rows; the lease lets another instance take over an event whose
-     * claimer died.
+     * claimer died. Per payment, only the oldest undispatched event is due: a payment's events are delivered one
+     * after the other, in the order they were written (a parked one holds back its payment's later events).
      */
     Flux<ClaimedEvent> claim(int limit, Duration lease, UUID token) {
         return db.sql("""
@@ -35,6 +36,10 @@ class OutboxQueue {
                             where dispatched_at is null and parked_at is null
                               and (next_attempt_at is null or next_attempt_at <= now())
                               and (claimed_until is null or claimed_until <= now())
+                              and (payment_id is null or not exists (
+                                  select 1 from events earlier
+                                  where earlier.payment_id = events.payment_id and earlier.seq < events.seq
+                                    and earlier.dispatched_at is null))
                             order by seq
                             limit :limit
                             for update skip locked
@@ -97,6 +102,14 @@ class OutboxQueue {
                 .fetch()
                 .rowsUpdated()
                 .map(updated -> updated > 0);
+    }
+
+    /** Puts every parked event back in the queue, as {@link #requeue} does; answers how many. */
+    Mono<Long> requeueAll() {
+        return db.sql("update events set parked_at = null, attempts = 0, next_attempt_at = null"
+                        + " where parked_at is not null and dispatched_at is null")
+                .fetch()
+                .rowsUpdated();
     }
 
     /** The oldest parked events first, at most `limit`. */

@@ -125,6 +125,25 @@ class DeadLetterTest extends OutboxApiTest {
     }
 
     @Test
+    void requeueingAllPutsEveryParkedEventBack() {
+        List<String> bookings = List.of(unique("bk"), unique("bk"));
+        List<Event> parked = bookings.stream().map(booking -> {
+            FailingConsumer.FAILING.add(booking);
+            return appendBookingActivated(createPaymentWithEmail(booking, null), booking);
+        }).toList();
+        await().atMost(WAIT).until(() -> parked.stream().allMatch(event -> parkedAt(event.id()) != null));
+
+        bookings.forEach(FailingConsumer.FAILING::remove);
+        client.post().uri("/actuator/outbox").header("Authorization", "Bearer " + OPERATOR_KEY).exchange()
+                .expectStatus().isOk()
+                .expectBody().jsonPath("$.requeued").value(n -> assertThat(((Number) n).longValue())
+                        .isGreaterThanOrEqualTo(2));
+
+        await().atMost(WAIT).until(() -> parked.stream().allMatch(event -> eventRow(event.id()).dispatched()));
+        assertThat(parked).allSatisfy(event -> assertThat(parkedAt(event.id())).isNull());
+    }
+
+    @Test
     void theOutboxEndpointIsTheOperatorsOnly() {
         client.get().uri("/actuator/outbox").header("Authorization", "Bearer " + DEMO_KEY).exchange()
                 .expectStatus().isUnauthorized();
