@@ -93,6 +93,10 @@ class DeadLetterTest extends OutboxApiTest {
         assertThat(meters.get("payments.outbox.parked").gauge().value()).isGreaterThanOrEqualTo(1);
         assertThat(meters.get("payments.outbox.parked.events").tag("type", "booking.activated").counter().count())
                 .isGreaterThanOrEqualTo(1);
+        client.get().uri("/actuator/prometheus").header("Authorization", "Bearer " + OPERATOR_KEY).exchange()
+                .expectStatus().isOk()
+                .expectBody(String.class).value(body -> assertThat(body)
+                        .containsPattern("(?m)^payments_outbox_parked(\\{[^}]*\\})? [1-9]"));
 
         client.get().uri("/actuator/outbox").header("Authorization", "Bearer " + OPERATOR_KEY).exchange()
                 .expectStatus().isOk()
