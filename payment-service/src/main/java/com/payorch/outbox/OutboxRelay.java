@@ -21,7 +21,8 @@ import reactor.core.publisher.Mono;
  * dispatched in one statement, or on failure schedule the next attempt with exponential backoff; after
  * `max-attempts` failures an event is parked (a dead letter) until an operator requeues it. Events of a type nobody
  * consumes are simply dispatched.
- * No ordering is promised between events; a consumer that needs one must check state itself.
+ * Per payment, events are delivered one after the other in the order they were written (only a payment's oldest
+ * undispatched event is claimable, see {@link OutboxQueue#claim}); no order is promised between payments.
  */
 @Component
 public class OutboxRelay {
