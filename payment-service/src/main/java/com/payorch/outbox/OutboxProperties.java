@@ -20,6 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param deliveryTimeout How long one event's delivery to its consumers may take before the relay stops waiting,
  *                        counts it as failed and schedules the next attempt (a consumer's own work, e.g. an e-mail
  *                        being sent, may finish later: consumers are idempotent).
+ * @param maxAttempts     How many failed deliveries an event gets before it is parked as a dead letter: no longer
+ *                        retried, counted by the payments.outbox.parked gauge, listed and requeued through the
+ *                        actuator's outbox endpoint.
  */
 @ConfigurationProperties("payments.outbox")
 public record OutboxProperties(@DefaultValue("PT0.2S") Duration pollInterval,
@@ -29,9 +32,11 @@ public record OutboxProperties(@DefaultValue("PT0.2S") Duration pollInterval,
                                @DefaultValue("PT1S") Duration initialBackoff,
                                @DefaultValue("PT5M") Duration maxBackoff,
                                @DefaultValue("PT10S") Duration backlogRefresh,
-                               @DefaultValue("PT30S") Duration deliveryTimeout) {
+                               @DefaultValue("PT30S") Duration deliveryTimeout,
+                               @DefaultValue("20") int maxAttempts) {
 
     public OutboxProperties {
+        Settings.positive("payments.outbox.max-attempts", maxAttempts);
         Settings.positive("payments.outbox.batch-size", batchSize);
         Settings.positive("payments.outbox.concurrency", concurrency);
         if (lease.compareTo(deliveryTimeout) <= 0) {

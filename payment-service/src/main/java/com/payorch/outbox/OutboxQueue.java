@@ -26,15 +26,20 @@ class OutboxQueue {
     /**
      * Claims up to `limit` due events, oldest first, for `lease`. SKIP LOCKED lets several instances claim at once
      * without waiting for or taking each other's rows; the lease lets another instance take over an event whose
-     * claimer died.
+     * claimer died. Per payment, only the oldest undispatched event is due: a payment's events are delivered one
+     * after the other, in the order they were written (a parked one holds back its payment's later events).
      */
     Flux<ClaimedEvent> claim(int limit, Duration lease, UUID token) {
         return db.sql("""
                         with due as (
                             select seq from events
-                            where dispatched_at is null
+                            where dispatched_at is null and parked_at is null
                               and (next_attempt_at is null or next_attempt_at <= now())
                               and (claimed_until is null or claimed_until <= now())
+                              and (payment_id is null or not exists (
+                                  select 1 from events earlier
+                                  where earlier.payment_id = events.payment_id and earlier.seq < events.seq
+                                    and earlier.dispatched_at is null))
                             order by seq
                             limit :limit
                             for update skip locked
@@ -66,23 +71,68 @@ class OutboxQueue {
                 .then();
     }
 
-    /** Only while this batch still holds the claim, so a late failure cannot disturb the instance that took over. */
-    Mono<Void> markFailed(String eventId, UUID token, Duration backoff, String error) {
+    /**
+     * Only while this batch still holds the claim, so a late failure cannot disturb the instance that took over.
+     * With `park`, the event becomes a dead letter (parked_at = now()) instead of getting a next attempt.
+     */
+    Mono<Void> markFailed(String eventId, UUID token, Duration backoff, String error, boolean park) {
         return db.sql("""
                         update events
                         set next_attempt_at = now() + make_interval(secs => :backoffSeconds), last_error = :error,
+                            parked_at = case when :park then now() end,
                             claimed_by = null, claimed_until = null
                         where id = :id and claimed_by = :token and dispatched_at is null""")
                 .bind("backoffSeconds", seconds(backoff))
                 .bind("error", error)
+                .bind("park", park)
                 .bind("id", eventId)
                 .bind("token", token)
                 .then();
     }
 
-    Mono<Long> countUndispatched() {
-        return db.sql("select count(*) from events where dispatched_at is null")
-                .map(row -> row.get(0, Long.class))
+    /**
+     * Puts a parked event back in the queue, due at once, with its attempts reset (it gets max-attempts again).
+     * Answers whether there was such a parked event.
+     */
+    Mono<Boolean> requeue(String eventId) {
+        return db.sql("""
+                        update events set parked_at = null, attempts = 0, next_attempt_at = null
+                        where id = :id and parked_at is not null and dispatched_at is null""")
+                .bind("id", eventId)
+                .fetch()
+                .rowsUpdated()
+                .map(updated -> updated > 0);
+    }
+
+    /** Puts every parked event back in the queue, as {@link #requeue} does; answers how many. */
+    Mono<Long> requeueAll() {
+        return db.sql("update events set parked_at = null, attempts = 0, next_attempt_at = null"
+                        + " where parked_at is not null and dispatched_at is null")
+                .fetch()
+                .rowsUpdated();
+    }
+
+    /** The oldest parked events first, at most `limit`. */
+    Flux<ParkedEvent> parked(int limit) {
+        return db.sql("""
+                        select id, merchant_id, type, payment_id, attempts, last_error, created_at, parked_at
+                        from events where dispatched_at is null and parked_at is not null
+                        order by parked_at, seq limit :limit""")
+                .bind("limit", limit)
+                .map(row -> new ParkedEvent(row.get("id", String.class), row.get("merchant_id", String.class),
+                        row.get("type", String.class), row.get("payment_id", String.class),
+                        row.get("attempts", Integer.class), row.get("last_error", String.class),
+                        row.get("created_at", Instant.class), row.get("parked_at", Instant.class)))
+                .all();
+    }
+
+    /** Undispatched events still to be delivered, and parked ones, in one scan. */
+    Mono<long[]> countUndispatchedAndParked() {
+        return db.sql("""
+                        select count(*) filter (where parked_at is null) as waiting,
+                               count(*) filter (where parked_at is not null) as parked
+                        from events where dispatched_at is null""")
+                .map(row -> new long[] {row.get("waiting", Long.class), row.get("parked", Long.class)})
                 .one();
     }
 

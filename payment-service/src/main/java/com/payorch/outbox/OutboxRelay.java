@@ -2,6 +2,7 @@ package com.payorch.outbox;
 
 import com.payorch.events.EventType;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +17,12 @@ import reactor.core.publisher.Mono;
 
 /**
  * Delivers outbox events to the {@link OutboxConsumer}s of their type, at least once, from any number of service
- * instances: claim a batch of due events (with a lease), deliver each, then mark it dispatched, or on failure
- * schedule the next attempt with exponential backoff. Events of a type nobody consumes are simply dispatched.
- * No ordering is promised between events; a consumer that needs one must check state itself.
+ * instances: claim a batch of due events (with a lease), deliver each, then mark the batch's delivered events
+ * dispatched in one statement, or on failure schedule the next attempt with exponential backoff; after
+ * `max-attempts` failures an event is parked (a dead letter) until an operator requeues it. Events of a type nobody
+ * consumes are simply dispatched.
+ * Per payment, events are delivered one after the other in the order they were written (only a payment's oldest
+ * undispatched event is claimable, see {@link OutboxQueue#claim}); no order is promised between payments.
  */
 @Component
 public class OutboxRelay {
@@ -47,14 +51,20 @@ public class OutboxRelay {
      * never overlap within an instance (fixed delay).
      */
     public Mono<Void> relayDueEvents() {
-        return relayBatch()
-                .expand(claimed -> claimed == properties.batchSize() ? relayBatch() : Mono.empty())
+        return relayRun()
                 .then()
                 .onErrorResume(e -> {
                     log.warn("Outbox relay run failed; claimed events are retried when their lease ends: {}",
                             e.toString());
                     return Mono.empty();
                 });
+    }
+
+    /** One run's batches, answering each batch's size: the next batch is claimed at once after a full one. */
+    Mono<List<Integer>> relayRun() {
+        return relayBatch()
+                .expand(claimed -> claimed == properties.batchSize() ? relayBatch() : Mono.empty())
+                .collectList();
     }
 
     private Mono<Integer> relayBatch() {
@@ -64,22 +74,38 @@ public class OutboxRelay {
                 .flatMap(batch -> {
                     Map<Boolean, List<ClaimedEvent>> byConsumed = batch.stream()
                             .collect(Collectors.partitioningBy(event -> !consumersOf(event).isEmpty()));
-                    return dispatchUnconsumed(byConsumed.get(false))
-                            .thenMany(Flux.fromIterable(byConsumed.get(true))
-                                    .flatMap(event -> deliver(event, token), properties.concurrency()))
+                    return Flux.fromIterable(byConsumed.get(true))
+                            .flatMap(event -> deliver(event, token).filter(delivered -> delivered).map(ok -> event),
+                                    properties.concurrency())
+                            .collectList()
+                            .flatMap(delivered -> {
+                                List<ClaimedEvent> done = new ArrayList<>(byConsumed.get(false));
+                                done.addAll(delivered);
+                                return acknowledge(done);
+                            })
                             .then(Mono.just(batch.size()));
                 });
     }
 
-    private Mono<Void> dispatchUnconsumed(List<ClaimedEvent> events) {
+    /**
+     * Marks the batch's delivered events (and those nobody consumes) dispatched in one statement. Until then they
+     * stay claimed by this batch, whose lease outlasts any delivery, so no other instance delivers them meanwhile.
+     */
+    private Mono<Void> acknowledge(List<ClaimedEvent> events) {
         if (events.isEmpty()) {
             return Mono.empty();
         }
         return queue.markDispatched(events.stream().map(ClaimedEvent::id).toList())
-                .doOnSuccess(done -> events.forEach(event -> metrics.delivered(event.type(), true)));
+                .doOnSuccess(done -> events.forEach(event -> metrics.delivered(event.type(), true)))
+                .onErrorResume(error -> {
+                    log.warn("Could not mark {} delivered events dispatched; they are delivered again when their"
+                            + " lease ends: {}", events.size(), error.toString());
+                    return Mono.empty();
+                });
     }
 
-    private Mono<Void> deliver(ClaimedEvent claimed, UUID token) {
+    /** Delivers one event to its consumers; true when all of them succeeded, false when a failure was recorded. */
+    private Mono<Boolean> deliver(ClaimedEvent claimed, UUID token) {
         EventType type = claimed.knownType().orElseThrow();
         return Flux.fromIterable(consumersOf(claimed))
                 .concatMap(consumer -> Mono.defer(() -> consumer.deliver(claimed.toEvent(type))))
@@ -88,26 +114,33 @@ public class OutboxRelay {
                 // no other instance delivers the event while this one still waits for it.
                 .timeout(properties.deliveryTimeout())
                 .then(Mono.just(true))
-                .onErrorResume(error -> recordFailure(claimed, token, error).thenReturn(false))
-                .flatMap(delivered -> delivered
-                        ? queue.markDispatched(List.of(claimed.id())).doOnSuccess(done -> metrics.delivered(claimed.type(), true))
-                        : Mono.empty())
-                .onErrorResume(error -> {
-                    log.warn("Could not record the outcome of event {} (payment {}, merchant {}); it is delivered"
-                            + " again when its lease ends: {}", claimed.id(), claimed.paymentId(), claimed.merchantId(),
-                            error.toString());
-                    return Mono.empty();
-                });
+                .onErrorResume(error -> recordFailure(claimed, token, error)
+                        .onErrorResume(recordError -> {
+                            log.warn("Could not record the failed delivery of event {} (payment {}, merchant {}); it"
+                                    + " is delivered again when its lease ends: {}", claimed.id(), claimed.paymentId(),
+                                    claimed.merchantId(), recordError.toString());
+                            return Mono.empty();
+                        })
+                        .thenReturn(false));
     }
 
     private Mono<Void> recordFailure(ClaimedEvent claimed, UUID token, Throwable error) {
         Duration backoff = properties.backoffAfter(claimed.attempts());
+        boolean park = claimed.attempts() >= properties.maxAttempts();
         String summary = summary(error);
         metrics.delivered(claimed.type(), false);
-        log.warn("Delivery of event {} ({}, payment {}, merchant {}) failed on attempt {}; next attempt in {}: {}",
-                claimed.id(), claimed.type(), claimed.paymentId(), claimed.merchantId(), claimed.attempts(), backoff,
-                summary);
-        return queue.markFailed(claimed.id(), token, backoff, summary);
+        if (park) {
+            metrics.parked(claimed.type());
+            log.error("Delivery of event {} ({}, payment {}, merchant {}) failed on attempt {} of {}; parked as a dead"
+                    + " letter, requeue it with POST /actuator/outbox/{}: {}", claimed.id(), claimed.type(),
+                    claimed.paymentId(), claimed.merchantId(), claimed.attempts(), properties.maxAttempts(),
+                    claimed.id(), summary);
+        } else {
+            log.warn("Delivery of event {} ({}, payment {}, merchant {}) failed on attempt {}; next attempt in {}: {}",
+                    claimed.id(), claimed.type(), claimed.paymentId(), claimed.merchantId(), claimed.attempts(),
+                    backoff, summary);
+        }
+        return queue.markFailed(claimed.id(), token, backoff, summary, park);
     }
 
     private List<OutboxConsumer> consumersOf(ClaimedEvent event) {

@@ -24,6 +24,15 @@ class OutboxPropertiesTest {
         assertThat(defaults.maxBackoff()).isEqualTo(Duration.ofMinutes(5));
         assertThat(defaults.backlogRefresh()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.deliveryTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(defaults.maxAttempts()).isEqualTo(20);
+    }
+
+    @Test
+    void maxAttemptsBelowOneStopsTheStart() {
+        assertThatThrownBy(() -> bind(Map.of("payments.outbox.max-attempts", "0")))
+                .isInstanceOf(BindException.class)
+                .rootCause().hasMessageContaining("payments.outbox.max-attempts");
+        assertThat(bind(Map.of("payments.outbox.max-attempts", "3")).maxAttempts()).isEqualTo(3);
     }
 
     @Test
