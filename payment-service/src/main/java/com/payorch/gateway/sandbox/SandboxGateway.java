@@ -69,9 +69,9 @@ public class SandboxGateway implements PaymentGateway {
     }
 
     /**
-     * Creates the refund (one per refund id, whichever instance sends it) of a succeeded charge, or finds the one
-     * already there; it stays pending until {@link SandboxSettlement} settles it. A charge the sandbox does not hold
-     * as succeeded is a definite refusal: nothing was refunded.
+     * Creates the refund (one per refund id, whichever instance sends it) of a charge that was not declined, or finds
+     * the one already there; it stays pending until {@link SandboxSettlement} settles it. A charge the sandbox does
+     * not hold (or holds as declined) is a definite refusal: nothing was refunded.
      */
     @Override
     public Mono<RefundOutcome> refund(RefundRequest request) {
@@ -84,7 +84,7 @@ public class SandboxGateway implements PaymentGateway {
                             select :id, :refund, c.id, c.payment_id, :amount, c.currency, c.payment_method, 'pending',
                                    :now, :now, :webhooks
                             from sandbox_charges c
-                            where c.id = :charge and c.status = 'succeeded' and c.currency = :currency
+                            where c.id = :charge and c.status <> 'failed' and c.currency = :currency
                             on conflict (refund_id) do nothing
                             returning id, refund_id, status, failure_reason)
                         select * from inserted
@@ -101,8 +101,8 @@ public class SandboxGateway implements PaymentGateway {
                         .map(SandboxGateway::refundOutcome)
                         .one())
                 .switchIfEmpty(Mono.defer(() -> findRefund(request)))
-                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no succeeded charge "
-                        + request.chargeReference() + " in " + request.currency() + " to refund")));
+                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge "
+                        + request.chargeReference() + " in " + request.currency() + " that it could refund")));
     }
 
     @Override
