@@ -74,3 +74,18 @@ create table sandbox_refunds (
 create index sandbox_refunds_to_settle on sandbox_refunds (created_at) where status = 'pending';
 create index sandbox_refunds_webhooks_owed on sandbox_refunds (updated_at)
     where webhooks_due and webhooks_finished_at is null;
+
+-- The cancellation e-mail of a booking, sent once per booking like its confirmation (booking_confirmations, V4):
+-- claimed before sending, marked once sent.
+create table booking_cancellation_emails (
+    merchant_id    text        not null,
+    booking_id     text        not null,
+    payment_id     text        not null references payments (id),
+    event_id       text        not null,   -- the booking.cancelled event it answers
+    message_id     text        not null,   -- the e-mail's Message-ID, derived from event_id
+    recipient      text        not null,
+    claimed_by     uuid,
+    claimed_until  timestamptz,
+    sent_at        timestamptz,
+    primary key (merchant_id, booking_id)
+);

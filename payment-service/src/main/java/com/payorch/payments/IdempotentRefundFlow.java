@@ -109,7 +109,7 @@ public class IdempotentRefundFlow {
                 .onErrorResume(ConnectorRefusedException.class, e -> {
                     log.warn("Connector {} refused refund {} of payment {}: {}", refund.connector(), refund.id(),
                             refund.paymentId(), e.getMessage());
-                    return Mono.just(Optional.of(new RefundOutcome(refund.id(), refund.connector(), refund.id(),
+                    return Mono.just(Optional.of(new RefundOutcome(refund.id(), refund.connector(), null,
                             GatewayStatus.FAILED, CONNECTOR_REFUSED)));
                 })
                 .onErrorResume(e -> e instanceof GatewayUnavailableException

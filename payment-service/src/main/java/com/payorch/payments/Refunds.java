@@ -124,7 +124,8 @@ public class Refunds {
      */
     public Mono<Applied> apply(Refund refund, RefundOutcome outcome) {
         if (outcome.status() == GatewayStatus.PROCESSING) {
-            return refunds.recordReference(refund.id(), outcome.reference())
+            return (outcome.reference() == null ? Mono.<Void>empty()
+                            : refunds.recordReference(refund.id(), outcome.reference()))
                     .then(refunds.findAnyMerchant(refund.id()))
                     .map(found -> new Applied(found, false, false));
         }
