@@ -363,7 +363,8 @@ public class ApiDescription implements OpenApiCustomizer {
                         "Authenticated by the `Stripe-Signature` header with the merchant's Stripe webhook secret (300 s"
                                 + " tolerance), not by an API key. Deduplicated by the Stripe event id. Types used:"
                                 + " `payment_intent.processing`, `payment_intent.succeeded`,"
-                                + " `payment_intent.payment_failed`; others are answered `ignored`. The body is Stripe's"
+                                + " `payment_intent.payment_failed`, `refund.updated`, `refund.failed`, `charge.refunded`"
+                                + " (refunds made by this service); others are answered `ignored`. The body is Stripe's"
                                 + " event object (see docs/connectors.md).")
                         .security(List.of())
                         .addParametersItem(path("merchantId", "the merchant whose Stripe account sends the event"))
