@@ -2,7 +2,10 @@ package com.payorch.bookings;
 
 import java.time.Instant;
 
-/** A merchant's booking: it exists from the first payment that names it and is activated once, by a payment. */
+/**
+ * A merchant's booking: it exists from the first payment that names it, is activated once, by a payment, and is
+ * cancelled once, when that payment is refunded in full.
+ */
 public record Booking(String merchantId, String id, BookingStatus status, String paymentId, Instant activatedAt,
-                      long version) {
+                      long version, Instant cancelledAt) {
 }

@@ -1,5 +1,5 @@
 package com.payorch.bookings;
 
 public enum BookingStatus {
-    AWAITING_PAYMENT, ACTIVE
+    AWAITING_PAYMENT, ACTIVE, CANCELLED
 }

@@ -40,7 +40,7 @@ public class BookingStore {
 
     public Mono<Booking> find(String merchantId, String bookingId) {
         return db.sql("""
-                        select merchant_id, id, status, payment_id, activated_at, version
+                        select merchant_id, id, status, payment_id, activated_at, version, cancelled_at
                         from bookings where merchant_id = :merchant and id = :id""")
                 .bind("merchant", merchantId)
                 .bind("id", bookingId)
@@ -51,6 +51,7 @@ public class BookingStore {
     private static Booking booking(Readable row) {
         return new Booking(row.get("merchant_id", String.class), row.get("id", String.class),
                 BookingStatus.valueOf(row.get("status", String.class)), row.get("payment_id", String.class),
-                row.get("activated_at", Instant.class), row.get("version", Long.class));
+                row.get("activated_at", Instant.class), row.get("version", Long.class),
+                row.get("cancelled_at", Instant.class));
     }
 }

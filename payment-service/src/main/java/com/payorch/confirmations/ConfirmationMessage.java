@@ -22,6 +22,17 @@ record ConfirmationMessage(String merchantId, String bookingId, String paymentId
                 "Booking " + activated.bookingId() + " confirmed: " + amount, text);
     }
 
+    /** The cancellation e-mail of a booking whose payment was refunded in full; its Message-ID from the event. */
+    static ConfirmationMessage cancellationOf(Event cancelled, Payment payment, String from) {
+        String amount = amount(payment.amount(), payment.currency()) + " " + payment.currency();
+        String text = "Your booking " + cancelled.bookingId() + " is cancelled.\n\n"
+                + "Your payment of " + amount + " (payment " + payment.id() + ") has been refunded in full.\n"
+                + (payment.description() == null ? "" : "\n" + payment.description() + "\n");
+        return new ConfirmationMessage(cancelled.merchantId(), cancelled.bookingId(), payment.id(), cancelled.id(),
+                from, payment.customerEmail(), messageIdFor(cancelled.id()),
+                "Booking " + cancelled.bookingId() + " cancelled: " + amount + " refunded", text);
+    }
+
     static String messageIdFor(String eventId) {
         return "<" + eventId + "@payorch.local>";
     }

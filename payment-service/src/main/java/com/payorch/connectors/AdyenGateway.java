@@ -8,7 +8,10 @@ import com.adyen.model.checkout.Amount;
 import com.adyen.model.checkout.CardDetails;
 import com.adyen.model.checkout.CheckoutPaymentMethod;
 import com.adyen.model.checkout.PaymentRequest;
+import com.adyen.model.checkout.PaymentRefundRequest;
+import com.adyen.model.checkout.PaymentRefundResponse;
 import com.adyen.model.checkout.PaymentResponse;
+import com.adyen.service.checkout.ModificationsApi;
 import com.adyen.service.checkout.PaymentsApi;
 import com.adyen.service.exception.ApiException;
 import com.payorch.gateway.ChargeRequest;
@@ -18,6 +21,8 @@ import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.gateway.RefundRequest;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
@@ -52,6 +57,7 @@ public final class AdyenGateway implements PaymentGateway {
     private final ConnectorProperties properties;
     private final Scheduler scheduler;
     private final Map<String, PaymentsApi> apis = new ConcurrentHashMap<>();
+    private final Map<String, ModificationsApi> modificationApis = new ConcurrentHashMap<>();
 
     public AdyenGateway(ConnectorProperties properties, Scheduler scheduler) {
         this.properties = properties;
@@ -86,6 +92,41 @@ public final class AdyenGateway implements PaymentGateway {
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
         return Mono.empty();
+    }
+
+    /**
+     * `POST /payments/{pspReference}/refunds` for the charged attempt's pspReference, with the refund id as the
+     * `Idempotency-Key` and as `reference` (Adyen's `merchantReference` in the REFUND notification). Adyen only
+     * acknowledges (`received`): the refund stays PENDING until its REFUND notification.
+     */
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        ChargeRequest about = new ChargeRequest(request.paymentId(), request.attempt(), request.amount(),
+                request.currency(), "", request.merchantId(), NAME);
+        if (request.chargeReference() == null) {
+            return Mono.error(new ConnectorRefusedException("Adyen refund " + request.refundId()
+                    + ": the charged attempt has no pspReference"));
+        }
+        return Mono.fromCallable(() -> {
+            ConnectorProperties.AdyenAccount account = account(about);
+            PaymentRefundRequest refund = new PaymentRefundRequest()
+                    .amount(new Amount().value(request.amount()).currency(request.currency().toUpperCase(Locale.ROOT)))
+                    .merchantAccount(account.getMerchantAccount())
+                    .reference(request.refundId());
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                PaymentRefundResponse response = modifications(request.merchantId(), account)
+                        .refundCapturedPayment(request.chargeReference(), refund, options);
+                if (response.getPspReference() == null) {
+                    throw new GatewayException("Adyen refund " + request.refundId() + ": no pspReference,"
+                            + " outcome unknown");
+                }
+                return new RefundOutcome(request.refundId(), NAME, response.getPspReference(),
+                        GatewayStatus.PROCESSING, null);
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate(about, e);
+            }
+        }).subscribeOn(scheduler);
     }
 
     static CardDetails method(String token) {
@@ -139,6 +180,26 @@ public final class AdyenGateway implements PaymentGateway {
 
     private static boolean blank(@Nullable String value) {
         return value == null || value.isBlank();
+    }
+
+    private ModificationsApi modifications(String merchantId, ConnectorProperties.AdyenAccount account) {
+        return modificationApis.computeIfAbsent(merchantId, id -> {
+            Client client = client(account);
+            String base = properties.getConnectors().getAdyen().getCheckoutUrl().toString();
+            return new ModificationsApi(client, base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
+        });
+    }
+
+    private Client client(ConnectorProperties.AdyenAccount account) {
+        Config config = new Config();
+        config.setApiKey(account.getApiKey());
+        config.setEnvironment(Environment.TEST);
+        config.setConnectionTimeoutMillis((int) properties.getConnectors().getAdyen().getConnectTimeout().toMillis());
+        config.setReadTimeoutMillis((int) properties.getConnectors().getAdyen().getReadTimeout().toMillis());
+        Client client = new Client(config);
+        client.setHttpClient(new AdyenHttpTransport(properties.getConnectors().getAdyen().getConnectTimeout(),
+                properties.getConnectors().getAdyen().getReadTimeout()));
+        return client;
     }
 
     private PaymentsApi api(String merchantId, ConnectorProperties.AdyenAccount account) {

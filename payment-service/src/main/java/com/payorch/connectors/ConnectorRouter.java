@@ -5,6 +5,8 @@ import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.ConnectorRoutes;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.gateway.RefundRequest;
 import java.util.List;
 import java.util.Map;
 import reactor.core.publisher.Mono;
@@ -63,6 +65,25 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
         return Mono.defer(() -> connectorFor(request).find(request));
+    }
+
+    /** A refund goes to the connector of the attempt that was charged, never elsewhere. */
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        return Mono.defer(() -> connectorNamed(request.connector()).refund(request));
+    }
+
+    @Override
+    public Mono<RefundOutcome> findRefund(RefundRequest request) {
+        return Mono.defer(() -> connectorNamed(request.connector()).findRefund(request));
+    }
+
+    private PaymentGateway connectorNamed(String name) {
+        PaymentGateway connector = connectors.get(name);
+        if (connector == null) {
+            throw new ConnectorRefusedException("no connector named '" + name + "' is configured");
+        }
+        return connector;
     }
 
     private PaymentGateway connectorFor(ChargeRequest request) {

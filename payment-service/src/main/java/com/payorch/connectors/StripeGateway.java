@@ -7,6 +7,8 @@ import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.gateway.RefundRequest;
 import com.stripe.StripeClient;
 import com.stripe.exception.ApiConnectionException;
 import com.stripe.exception.AuthenticationException;
@@ -15,10 +17,13 @@ import com.stripe.exception.IdempotencyException;
 import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.PaymentIntent;
+import com.stripe.model.Refund;
 import com.stripe.model.StripeError;
 import com.stripe.net.RequestOptions;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.PaymentIntentSearchParams;
+import com.stripe.param.RefundCreateParams;
+import com.stripe.param.RefundListParams;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -105,6 +110,68 @@ public final class StripeGateway implements PaymentGateway {
                     .findFirst()
                     .map(intent -> outcome(request, intent));
         }).flatMap(Mono::justOrEmpty);
+    }
+
+    /**
+     * A Refund of the attempt's PaymentIntent (the charge's reference), created with the refund id as Stripe's
+     * `Idempotency-Key` and in `metadata[refund_id]`, so the same refund sent again is the same Stripe refund.
+     */
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        if (request.chargeReference() == null) {
+            return Mono.error(new ConnectorRefusedException("Stripe refund " + request.refundId()
+                    + ": the charged attempt has no PaymentIntent id"));
+        }
+        return call(about(request), "refund", client -> {
+            RefundCreateParams params = RefundCreateParams.builder()
+                    .setPaymentIntent(request.chargeReference())
+                    .setAmount(request.amount())
+                    .putMetadata("refund_id", request.refundId())
+                    .putMetadata("payment_id", request.paymentId())
+                    .build();
+            RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.idempotencyKey()).build();
+            return refundOutcome(request.refundId(), client.v1().refunds().create(params, options));
+        });
+    }
+
+    /** The Stripe refund made for this refund id (found among its PaymentIntent's refunds by metadata), if any. */
+    @Override
+    public Mono<RefundOutcome> findRefund(RefundRequest request) {
+        if (request.chargeReference() == null) {
+            return Mono.empty();
+        }
+        return call(about(request), "refund look-up", client -> client.v1().refunds()
+                .list(RefundListParams.builder().setPaymentIntent(request.chargeReference()).setLimit(100L).build())
+                .getData().stream()
+                .filter(refund -> refund.getMetadata() != null
+                        && request.refundId().equals(refund.getMetadata().get("refund_id")))
+                .findFirst()
+                .map(refund -> refundOutcome(request.refundId(), refund)))
+                .flatMap(Mono::justOrEmpty);
+    }
+
+    private static ChargeRequest about(RefundRequest request) {
+        return new ChargeRequest(request.paymentId(), request.attempt(), request.amount(), request.currency(), "",
+                request.merchantId(), NAME);
+    }
+
+    static RefundOutcome refundOutcome(String refundId, Refund refund) {
+        Mapped mapped = mapRefund(refund.getStatus(), refund.getFailureReason());
+        return new RefundOutcome(refundId, NAME, refund.getId(), mapped.status(), mapped.failureReason());
+    }
+
+    /**
+     * A Stripe Refund's status in the port's words: `succeeded` → SUCCEEDED; `failed` / `canceled` → FAILED with
+     * Stripe's `failure_reason` (else `refund_failed`); `pending`, `requires_action` → PROCESSING.
+     */
+    public static Mapped mapRefund(@Nullable String status, @Nullable String failureReason) {
+        if ("succeeded".equals(status)) {
+            return new Mapped(GatewayStatus.SUCCEEDED, null);
+        }
+        if ("failed".equals(status) || "canceled".equals(status)) {
+            return new Mapped(GatewayStatus.FAILED, failureReason != null ? failureReason : "refund_failed");
+        }
+        return new Mapped(GatewayStatus.PROCESSING, null);
     }
 
     /** Maps a PaymentIntent's status to the port's words. */

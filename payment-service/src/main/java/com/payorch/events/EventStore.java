@@ -56,6 +56,27 @@ public class EventStore {
                 + " from " + fromCte + ")", values);
     }
 
+    /**
+     * Like {@link #insertFrom(String, String, Event)}, for statements that write several events: the parameters are
+     * named after {@code cteName}, and {@code extraData} (a jsonb SQL expression over the columns of
+     * {@code fromCte}, or null) is merged into the event's data, for values only the statement knows. The CTE
+     * {@code fromCte} provides the payment id as {@code id}.
+     */
+    public SqlPart insertFrom(String cteName, String fromCte, Event event, @Nullable String extraData) {
+        Map<String, Parameter> values = new HashMap<>();
+        String p = cteName + "_";
+        values.put(p + "id", Parameter.from(event.id()));
+        values.put(p + "merchant", Parameter.from(event.merchantId()));
+        values.put(p + "type", Parameter.from(event.type().value()));
+        values.put(p + "booking", Parameter.fromOrEmpty(event.bookingId(), String.class));
+        values.put(p + "data", Parameter.from(Json.of(event.dataJson())));
+        values.put(p + "at", Parameter.from(event.createdAt()));
+        String data = extraData == null ? ":" + p + "data" : "(cast(:" + p + "data as jsonb) || " + extraData + ")";
+        return new SqlPart(cteName + " as (insert into events (id, merchant_id, type, payment_id, booking_id, data,"
+                + " created_at) select :" + p + "id, :" + p + "merchant, :" + p + "type, id, :" + p + "booking, "
+                + data + ", :" + p + "at from " + fromCte + ")", values);
+    }
+
     public Mono<Event> append(String merchantId, EventType type, String paymentId, String bookingId,
                               Map<String, Object> data, Instant at) {
         Event event = newEvent(merchantId, type, paymentId, bookingId, data, at);

@@ -11,7 +11,11 @@ public enum EventType {
     PAYMENT_FAILED("payment.failed"),
     BOOKING_ACTIVATED("booking.activated"),
     BOOKING_CONFIRMATION_SENT("booking.confirmation_sent"),
-    CHARGE_ORPHANED("charge.orphaned");
+    CHARGE_ORPHANED("charge.orphaned"),
+    REFUND_CREATED("refund.created"),
+    REFUND_SUCCEEDED("refund.succeeded"),
+    REFUND_FAILED("refund.failed"),
+    BOOKING_CANCELLED("booking.cancelled");
 
     private final String value;
 

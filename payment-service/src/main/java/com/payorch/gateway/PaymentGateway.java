@@ -9,7 +9,11 @@ import reactor.core.publisher.Mono;
  *       again returns the charge already made, never a second one. {@link GatewayUnavailableException}: the
  *       request certainly did not reach the connector; any other {@link GatewayException}: the outcome is unknown.
  *   <li>{@link #find} asks what became of an attempt: empty when the connector holds no charge for it.
+ *   <li>{@link #refund} must be idempotent on {@link RefundRequest#idempotencyKey()} (the refund id): the same
+ *       refund sent again returns the refund already made. Same exceptions as {@link #submit}.
+ *   <li>{@link #findRefund} asks what became of a refund: empty when the connector holds none with that id.
  * </ul>
+ * A connector that cannot refund yet answers {@link ConnectorRefusedException} (certainly not refunded).
  */
 public interface PaymentGateway {
 
@@ -19,4 +23,13 @@ public interface PaymentGateway {
     Mono<GatewayOutcome> submit(ChargeRequest request);
 
     Mono<GatewayOutcome> find(ChargeRequest request);
+
+    default Mono<RefundOutcome> refund(RefundRequest request) {
+        return Mono.error(new ConnectorRefusedException("connector " + name() + " does not refund through this"
+                + " service yet"));
+    }
+
+    default Mono<RefundOutcome> findRefund(RefundRequest request) {
+        return Mono.empty();
+    }
 }

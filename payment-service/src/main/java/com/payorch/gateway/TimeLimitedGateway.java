@@ -35,4 +35,18 @@ public final class TimeLimitedGateway implements PaymentGateway {
                 .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
                         + " about the charge of payment " + request.paymentId() + " attempt " + request.attempt())));
     }
+
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        return Mono.defer(() -> gateway.refund(request))
+                .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
+                        + " to refund " + request.refundId())));
+    }
+
+    @Override
+    public Mono<RefundOutcome> findRefund(RefundRequest request) {
+        return Mono.defer(() -> gateway.findRefund(request))
+                .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
+                        + " about refund " + request.refundId())));
+    }
 }

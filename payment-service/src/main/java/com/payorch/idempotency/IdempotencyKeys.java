@@ -68,13 +68,14 @@ public class IdempotencyKeys {
                 .one();
     }
 
-    private record ExistingKey(String fingerprint, RecoveryPoint recoveryPoint, String paymentId, boolean locked,
+    private record ExistingKey(String fingerprint, RecoveryPoint recoveryPoint, String paymentId, String refundId,
+                               boolean locked,
                                int lockSecondsLeft, boolean expired, StoredResponse response) {
     }
 
     private Mono<KeyAcquisition> claimExisting(IdempotentRequest request, UUID owner) {
         return db.sql("""
-                        select fingerprint, recovery_point, payment_id,
+                        select fingerprint, recovery_point, payment_id, refund_id,
                                coalesce(locked_until > now(), false) as locked,
                                greatest(1, ceil(extract(epoch from (locked_until - now()))))::int as lock_seconds_left,
                                expires_at <= now() as expired,
@@ -104,7 +105,8 @@ public class IdempotencyKeys {
         }
         return takeOver(request, owner)
                 .thenReturn(new KeyAcquisition.Claimed(
-                        new KeyClaim(request, owner, existing.recoveryPoint(), existing.paymentId())));
+                        new KeyClaim(request, owner, existing.recoveryPoint(), existing.paymentId(),
+                                existing.refundId())));
     }
 
     private Mono<Void> takeOver(IdempotentRequest request, UUID owner) {
@@ -124,7 +126,7 @@ public class IdempotencyKeys {
         return db.sql("""
                         update idempotency_keys
                         set fingerprint = :fingerprint, request_method = :method, request_path = :path,
-                            recovery_point = 'STARTED', payment_id = null, locked_by = :owner,
+                            recovery_point = 'STARTED', payment_id = null, refund_id = null, locked_by = :owner,
                             locked_until = now() + make_interval(secs => :lockSeconds),
                             response_status = null, response_headers = null, response_body = null,
                             created_at = now(), expires_at = now() + make_interval(secs => :retentionSeconds)
@@ -149,6 +151,23 @@ public class IdempotencyKeys {
                             locked_until = now() + make_interval(secs => :lockSeconds)
                         where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
                 .bind("paymentId", paymentId)
+                .bind("lockSeconds", seconds(properties.lockTimeout()))
+                .bind("merchant", claim.request().merchantId())
+                .bind("key", claim.request().key())
+                .bind("owner", claim.owner())
+                .fetch().rowsUpdated()
+                .flatMap(this::requireOwnership);
+    }
+
+    /** Records that the refund row is committed (its payment too); runs inside the caller's transaction. */
+    public Mono<Void> advanceToRefundCreated(KeyClaim claim, String paymentId, String refundId) {
+        return db.sql("""
+                        update idempotency_keys
+                        set recovery_point = 'REFUND_CREATED', payment_id = :paymentId, refund_id = :refundId,
+                            locked_until = now() + make_interval(secs => :lockSeconds)
+                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
+                .bind("paymentId", paymentId)
+                .bind("refundId", refundId)
                 .bind("lockSeconds", seconds(properties.lockTimeout()))
                 .bind("merchant", claim.request().merchantId())
                 .bind("key", claim.request().key())
@@ -243,6 +262,7 @@ public class IdempotencyKeys {
         }
         Integer secondsLeft = row.get("lock_seconds_left", Integer.class);
         return new ExistingKey(row.get("fingerprint", String.class), recoveryPoint, row.get("payment_id", String.class),
+                row.get("refund_id", String.class),
                 Boolean.TRUE.equals(row.get("locked", Boolean.class)), secondsLeft == null ? 1 : secondsLeft,
                 Boolean.TRUE.equals(row.get("expired", Boolean.class)), response);
     }

@@ -6,6 +6,8 @@ public enum RecoveryPoint {
     STARTED,
     /** The payment row exists (created, or moved back to PENDING by a retry); the gateway may not know it yet. */
     PAYMENT_CREATED,
+    /** The refund row exists (PENDING, its amount reserved); the connector may not know it yet. */
+    REFUND_CREATED,
     /** The response is stored; every later request with this key gets it back unchanged. */
     FINISHED
 }

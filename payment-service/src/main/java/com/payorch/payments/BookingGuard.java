@@ -2,6 +2,8 @@ package com.payorch.payments;
 
 import com.payorch.statemachine.PaymentStatus;
 import org.springframework.dao.DuplicateKeyException;
+import com.payorch.bookings.BookingStatus;
+import com.payorch.bookings.BookingStore;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -29,9 +31,11 @@ public class BookingGuard {
     }
 
     private final PaymentStore payments;
+    private final BookingStore bookings;
 
-    public BookingGuard(PaymentStore payments) {
+    public BookingGuard(PaymentStore payments, BookingStore bookings) {
         this.payments = payments;
+        this.bookings = bookings;
     }
 
     /** Runs a write that may make a payment live, turning the index's refusal into {@link RaceLost}. */
@@ -43,6 +47,14 @@ public class BookingGuard {
 
     /** After the losing transaction rolled back: the same answer the check would have given. */
     <T> Mono<T> refuse(RaceLost race) {
+        // A booking cancelled by a full refund keeps its COMPLETED payment (which the index counts as live).
+        return bookings.find(race.merchantId, race.bookingId)
+                .filter(booking -> booking.status() == BookingStatus.CANCELLED)
+                .flatMap(booking -> Mono.<T>error(new BookingCancelled(race.bookingId)))
+                .switchIfEmpty(Mono.defer(() -> refuseLive(race)));
+    }
+
+    private <T> Mono<T> refuseLive(RaceLost race) {
         return payments.liveStatusOfBooking(race.merchantId, race.bookingId)
                 .defaultIfEmpty(PaymentStatus.PENDING)
                 .flatMap(status -> Mono.error(refusal(status)));

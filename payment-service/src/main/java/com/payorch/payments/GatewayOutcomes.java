@@ -23,7 +23,8 @@ import reactor.core.publisher.Mono;
  *   <li>about the current attempt: the steps of {@link OutcomeSteps} through {@link PaymentStateChanges}, or nothing
  *       when the outcome is late or out of order;</li>
  *   <li>about a superseded attempt: never a change of the payment; if that attempt took the money, it is an
- *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event.</li>
+ *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event and a PENDING refund
+ *       of it ({@code reason} {@code orphaned_charge}, {@link Refunds#createForOrphan}).</li>
  * </ul>
  * The caller's versioned write makes this safe against a RETRY that starts a new attempt meanwhile.
  */
@@ -36,12 +37,15 @@ public class GatewayOutcomes {
     private final PaymentStore payments;
     private final EventStore events;
     private final Clock clock;
+    private final Refunds refunds;
 
-    public GatewayOutcomes(PaymentStateChanges stateChanges, PaymentStore payments, EventStore events, Clock clock) {
+    public GatewayOutcomes(PaymentStateChanges stateChanges, PaymentStore payments, EventStore events, Clock clock,
+                           Refunds refunds) {
         this.stateChanges = stateChanges;
         this.payments = payments;
         this.events = events;
         this.clock = clock;
+        this.refunds = refunds;
     }
 
     public Mono<OutcomeResult> apply(Payment current, GatewayOutcome outcome, TransitionOrigin origin) {
@@ -87,7 +91,11 @@ public class GatewayOutcomes {
         data.put("amount", payment.amount());
         data.put("currency", payment.currency());
         data.put("metadata", new java.util.TreeMap<>(payment.metadata()));
+        // The orphaned charge is refunded automatically, in this same transaction: at most one refund per attempt
+        // (a unique index), sent by the refund reconciler; it does not count against the payment's own amount.
         return events.append(payment.merchantId(), EventType.CHARGE_ORPHANED, payment.id(), payment.bookingId(), data,
-                now).then();
+                        now)
+                .then(refunds.createForOrphan(payment, outcome.attempt(), outcome.connector()))
+                .then();
     }
 }

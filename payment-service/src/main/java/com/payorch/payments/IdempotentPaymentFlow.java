@@ -122,6 +122,7 @@ public class IdempotentPaymentFlow {
                     .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse);
             case PAYMENT_CREATED -> payments.find(claim.request().merchantId(), claim.paymentId())
                     .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + claim.paymentId() + " vanished")));
+            case REFUND_CREATED -> Mono.error(new IllegalStateException("a refund's key never resumes a payment"));
             case FINISHED -> Mono.error(new IllegalStateException("a finished key is replayed, not resumed"));
         };
         return created.flatMap(payment -> submitAndFinish(claim, payment, response));

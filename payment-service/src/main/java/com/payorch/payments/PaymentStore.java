@@ -84,7 +84,7 @@ public class PaymentStore {
     }
 
     public Mono<Payment> find(String merchantId, String paymentId) {
-        return db.sql("select " + COLUMNS + " from payments where id = :id and merchant_id = :merchant")
+        return db.sql("select " + COLUMNS + ", amount_refunded from payments where id = :id and merchant_id = :merchant")
                 .bind("id", paymentId)
                 .bind("merchant", merchantId)
                 .map(PaymentStore::payment)
@@ -93,7 +93,7 @@ public class PaymentStore {
 
     /** For callers that authenticate otherwise than by merchant, such as signed gateway webhooks. */
     public Mono<Payment> findAnyMerchant(String paymentId) {
-        return db.sql("select " + COLUMNS + " from payments where id = :id")
+        return db.sql("select " + COLUMNS + ", amount_refunded from payments where id = :id")
                 .bind("id", paymentId)
                 .map(PaymentStore::payment)
                 .one();
@@ -300,7 +300,7 @@ public class PaymentStore {
 
     /** A payment with its history and attempts, in one query. */
     public Mono<PaymentWithHistory> findWithHistory(String merchantId, String paymentId) {
-        return db.sql("select " + COLUMNS + ", " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON + " as attempts"
+        return db.sql("select " + COLUMNS + ", amount_refunded, " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON + " as attempts"
                         + " from payments p where id = :id and merchant_id = :merchant")
                 .bind("id", paymentId)
                 .bind("merchant", merchantId)
@@ -350,7 +350,7 @@ public class PaymentStore {
         SqlPart where = where(merchantId, filter, after);
         Map<String, Parameter> values = new HashMap<>(where.values());
         values.put("limit", Parameter.from(limit + 1));
-        return new SqlPart("select " + COLUMNS + ", " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON
+        return new SqlPart("select " + COLUMNS + ", amount_refunded, " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON
                 + " as attempts from payments p where " + where.sql()
                 + " order by p.created_at desc, p.id desc limit :limit", values);
     }
@@ -455,7 +455,16 @@ public class PaymentStore {
                 row.get("failure_reason", String.class), row.get("attempt", Integer.class),
                 row.get("connector", String.class), row.get("version", Long.class),
                 row.get("created_at", Instant.class), row.get("updated_at", Instant.class),
-                metadata(row.get("metadata", Json.class)));
+                metadata(row.get("metadata", Json.class)), amountRefunded(row));
+    }
+
+    /** `amount_refunded` when the query selected it (those that show the payment do), else 0. */
+    private static long amountRefunded(Readable row) {
+        if (row instanceof io.r2dbc.spi.Row full && full.getMetadata().contains("amount_refunded")) {
+            Long refunded = row.get("amount_refunded", Long.class);
+            return refunded == null ? 0 : refunded;
+        }
+        return 0;
     }
 
     private static Map<String, String> metadata(Json json) {

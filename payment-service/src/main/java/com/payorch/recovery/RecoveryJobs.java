@@ -26,6 +26,12 @@ class RecoveryJobs {
     }
 
     @Bean
+    PeriodicJob recoveryRefundsJob(RefundReconciler reconciler, RecoveryProperties properties) {
+        return new PeriodicJob("recovery-refunds", properties.interval(), properties.interval(),
+                reconciler::settlePending);
+    }
+
+    @Bean
     PeriodicJob workClaimRetentionJob(WorkClaims claims, RecoveryProperties properties, RetentionProperties retention) {
         return new PeriodicJob("work-claim-retention", retention.interval(), retention.interval(),
                 () -> BatchedDelete.untilShort("run-out work claims", retention.batchSize(),

@@ -17,6 +17,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param batchSize       How many payments one look takes.
  * @param claimRetention  A lease in work_claims that ran out longer ago than this is deleted by the retention job (a
  *                        run-out lease means the same as none; this only keeps the table small).
+ * @param refundPendingAfter A refund still PENDING this long after its last change is asked of its connector (and
+ *                        sent again, same idempotency key, when the connector does not know it); an orphaned
+ *                        charge's refund is first sent this way.
  */
 @ConfigurationProperties("payments.recovery")
 public record RecoveryProperties(@DefaultValue("PT30S") Duration pendingAfter,
@@ -24,7 +27,8 @@ public record RecoveryProperties(@DefaultValue("PT30S") Duration pendingAfter,
                                  @DefaultValue("PT24H") Duration giveUpAfter,
                                  @DefaultValue("PT5S") Duration interval,
                                  @DefaultValue("20") int batchSize,
-                                 @DefaultValue("PT1H") Duration claimRetention) {
+                                 @DefaultValue("PT1H") Duration claimRetention,
+                                 @DefaultValue("PT5S") Duration refundPendingAfter) {
 
     public RecoveryProperties {
         Settings.positive("payments.recovery.batch-size", batchSize);

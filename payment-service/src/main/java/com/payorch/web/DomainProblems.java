@@ -3,7 +3,11 @@ package com.payorch.web;
 import com.payorch.gateway.GatewayException;
 import com.payorch.idempotency.IdempotencyKeyReused;
 import com.payorch.idempotency.IdempotencyRequestInProgress;
+import com.payorch.payments.AmountExceedsRefundable;
+import com.payorch.payments.BookingCancelled;
 import com.payorch.payments.BookingTaken;
+import com.payorch.payments.PaymentNotRefundable;
+import com.payorch.payments.RefundNotFound;
 import com.payorch.payments.InvalidTransition;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.VersionMismatch;
@@ -38,6 +42,18 @@ final class DomainProblems {
         String detail = refusal.detail();
         if (refusal instanceof PaymentNotFound) {
             return new ApiProblem(ProblemCode.NOT_FOUND, detail);
+        }
+        if (refusal instanceof RefundNotFound) {
+            return new ApiProblem(ProblemCode.NOT_FOUND, detail);
+        }
+        if (refusal instanceof PaymentNotRefundable) {
+            return new ApiProblem(ProblemCode.PAYMENT_NOT_REFUNDABLE, detail);
+        }
+        if (refusal instanceof AmountExceedsRefundable) {
+            return new ApiProblem(ProblemCode.AMOUNT_EXCEEDS_REFUNDABLE, detail);
+        }
+        if (refusal instanceof BookingCancelled) {
+            return new ApiProblem(ProblemCode.BOOKING_CANCELLED, detail);
         }
         if (refusal instanceof UnknownCursor) {
             return new ApiProblem(ProblemCode.INVALID_REQUEST, detail);

@@ -21,7 +21,8 @@ import org.springframework.stereotype.Component;
  * merchant's HMAC key (hex) and must name the merchant's account; an item that fails is not applied (logged, counted
  * as `invalid_signature`) and the batch is still answered `[accepted]`. `AUTHORISATION` items become notifications
  * (success=true → SUCCEEDED, false → FAILED with `reason`), deduplicated by pspReference + eventCode + success;
- * other event codes are not recorded.
+ * `REFUND` items whose merchantReference is one of our refund ids (`re_…`) become notifications about that refund
+ * (success=true → SUCCEEDED, false → FAILED with `reason`); other event codes are not recorded.
  */
 @Component
 public class AdyenWebhooks {
@@ -98,6 +99,22 @@ public class AdyenWebhooks {
                 if (!valid) {
                     log.warn("Adyen notification item for merchant {} (pspReference {}) failed its HMAC or"
                             + " merchant account check; not applied", merchantId, item.getPspReference());
+                    continue;
+                }
+                if ("REFUND".equals(item.getEventCode()) && item.getPspReference() != null
+                        && item.getMerchantReference() != null && item.getMerchantReference().startsWith("re_")
+                        && item.getAmount() != null && item.getAmount().getValue() != null
+                        && item.getAmount().getCurrency() != null) {
+                    // A refund this service asked for: merchantReference is our refund id (its `reference`).
+                    boolean success = item.isSuccess();
+                    notifications.add(new ConnectorNotification(
+                            "adyen:" + item.getPspReference() + ":" + item.getEventCode() + ":" + success,
+                            "REFUND", null, item.getPspReference(),
+                            success ? GatewayStatus.SUCCEEDED : GatewayStatus.FAILED, item.getAmount().getValue(),
+                            item.getAmount().getCurrency().toUpperCase(Locale.ROOT),
+                            success ? null : (item.getReason() != null && !item.getReason().isBlank()
+                                    ? item.getReason() : "refund_failed"),
+                            item.getMerchantReference()));
                     continue;
                 }
                 if (!"AUTHORISATION".equals(item.getEventCode()) || item.getPspReference() == null

@@ -18,7 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The sandbox's webhooks: Standard Webhooks signatures with the sandbox secret; body
  * `{"type": "payment.processing|succeeded|failed", "data": {"paymentId", "chargeId", "amount", "currency",
- * "failureReason"}}`, deduplicated by `webhook-id`, matched to an attempt by `data.chargeId`. Members the contract
+ * "failureReason"}}` or `{"type": "refund.succeeded|failed", "data": {"refundId", "paymentId", "chargeId", "amount",
+ * "currency", "failureReason"}}`, deduplicated by `webhook-id`, matched to an attempt by `data.chargeId`. Members the contract
  * does not name are tolerated, as gateways add fields.
  */
 @Component
@@ -27,7 +28,9 @@ public class SandboxWebhooks implements ConnectorWebhooks {
     private static final Map<String, GatewayStatus> TYPES = Map.of(
             "payment.processing", GatewayStatus.PROCESSING,
             "payment.succeeded", GatewayStatus.SUCCEEDED,
-            "payment.failed", GatewayStatus.FAILED);
+            "payment.failed", GatewayStatus.FAILED,
+            "refund.succeeded", GatewayStatus.SUCCEEDED,
+            "refund.failed", GatewayStatus.FAILED);
     private static final int MAX_TEXT = 255;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -73,7 +76,8 @@ public class SandboxWebhooks implements ConnectorWebhooks {
         }
         return List.of(new ConnectorNotification(headers.getFirst(WebhookHeaders.ID), type,
                 text(data, "paymentId", true), text(data, "chargeId", true), status, amount.longValue(),
-                text(data, "currency", true), text(data, "failureReason", false)));
+                text(data, "currency", true), text(data, "failureReason", false),
+                type.startsWith("refund.") ? text(data, "refundId", true) : null));
     }
 
     private static String text(JsonNode node, String field, boolean required) {

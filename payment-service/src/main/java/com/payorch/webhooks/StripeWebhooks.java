@@ -24,7 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>
  * `payment_intent.processing|succeeded|payment_failed` become one {@link ConnectorNotification} each (receipt id =
  * the event id, reference = the PaymentIntent id, payment = `metadata.payment_id`); other types are answered
- * `ignored` and not recorded. The PaymentIntent is read from the raw JSON, not through the SDK's typed
+ * `ignored` and not recorded. `refund.updated` / `refund.failed` (a Refund object) and `charge.refunded` (a Charge
+ * with its `refunds.data`) become one notification per Refund made by this service (`metadata.refund_id`; receipt id
+ * = the event id, plus `/<re_…>` for a Charge's refunds), bound to that refund. Objects are read from the raw JSON, not through the SDK's typed
  * deserializer, which returns nothing when the event's `api_version` differs from the SDK's.
  */
 @Component
@@ -108,6 +110,21 @@ public class StripeWebhooks {
             if (id == null || type == null) {
                 throw new WebhookInvalid("Members 'id' and 'type' are required.");
             }
+            if (type.equals("refund.updated") || type.equals("refund.failed")) {
+                ConnectorNotification refund = refundNotification(id, type, event.path("data").path("object"));
+                return refund == null ? List.of() : List.of(refund);
+            }
+            if (type.equals("charge.refunded")) {
+                List<ConnectorNotification> refunds = new java.util.ArrayList<>();
+                for (JsonNode refund : event.path("data").path("object").path("refunds").path("data")) {
+                    ConnectorNotification notification = refundNotification(id + "/" + text(refund, "id"), type,
+                            refund);
+                    if (notification != null) {
+                        refunds.add(notification);
+                    }
+                }
+                return refunds;
+            }
             if (!TYPES.contains(type)) {
                 return List.of();
             }
@@ -134,6 +151,26 @@ public class StripeWebhooks {
             return List.of(new ConnectorNotification(id, type, text(intent.path("metadata"), "payment_id"),
                     reference, reported, amount.longValue(), currency.toUpperCase(Locale.ROOT), failureReason));
         }
+    }
+
+    /** A Stripe Refund object made by this service (it has `metadata.refund_id`), or null (not ours: ignored). */
+    private static @Nullable ConnectorNotification refundNotification(String receiptId, String type, JsonNode refund) {
+        String refundId = text(refund.path("metadata"), "refund_id");
+        if (refundId == null) {
+            return null;
+        }
+        String status = text(refund, "status");
+        String currency = text(refund, "currency");
+        JsonNode amount = refund.get("amount");
+        String reference = text(refund, "id");
+        if (reference == null || currency == null || amount == null || !amount.isIntegralNumber()) {
+            throw new WebhookInvalid("A Refund needs id, amount and currency.");
+        }
+        StripeGateway.Mapped mapped = StripeGateway.mapRefund(type.equals("refund.failed") ? "failed" : status,
+                text(refund, "failure_reason"));
+        return new ConnectorNotification(receiptId, type, text(refund.path("metadata"), "payment_id"), reference,
+                mapped.status(), amount.longValue(), currency.toUpperCase(Locale.ROOT), mapped.failureReason(),
+                refundId);
     }
 
     private static @Nullable String text(JsonNode node, String field) {

@@ -10,7 +10,12 @@ import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentMetrics;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.PaymentStore;
+import com.payorch.payments.Refund;
+import com.payorch.payments.RefundNotFound;
+import com.payorch.payments.RefundStore;
+import com.payorch.payments.Refunds;
 import com.payorch.payments.RetryingTransaction;
+import com.payorch.gateway.RefundOutcome;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
 import com.payorch.support.Timestamps;
@@ -40,9 +45,14 @@ public class WebhookApplier {
     private final Clock clock;
     private final PaymentGateway gateway;
 
+    private final RefundStore refundStore;
+    private final Refunds refunds;
+
     public WebhookApplier(PaymentStore payments, GatewayOutcomes outcomes, WebhookReceipts receipts,
                           RetryingTransaction transaction, PaymentMetrics metrics, Clock clock,
-                          PaymentGateway gateway) {
+                          PaymentGateway gateway, RefundStore refundStore, Refunds refunds) {
+        this.refundStore = refundStore;
+        this.refunds = refunds;
         this.payments = payments;
         this.outcomes = outcomes;
         this.receipts = receipts;
@@ -63,6 +73,9 @@ public class WebhookApplier {
      */
     public Mono<WebhookOutcome> apply(String connector, @Nullable String merchantId,
                                       ConnectorNotification notification) {
+        if (notification.refundId() != null) {
+            return applyToRefund(connector, merchantId, notification);
+        }
         return resolveAttempt(connector, merchantId, notification)
                 .flatMap(attempt -> transaction.run(() -> applyOnce(connector, notification, attempt))
                         .doOnNext(outcome -> {
@@ -72,6 +85,46 @@ public class WebhookApplier {
                                     notification.reference(), attempt.paymentId(),
                                     attempt.number().map(String::valueOf).orElse("unknown"), outcome.value());
                         }));
+    }
+
+    /**
+     * A refund's outcome: bound to the refund it names (of this connector, and of the endpoint's merchant), then, in
+     * one transaction, its receipt claimed (a duplicate stops here) and the outcome applied through {@link Refunds}
+     * against the refund as read there (the refund state machine refuses a second outcome).
+     */
+    private Mono<WebhookOutcome> applyToRefund(String connector, @Nullable String merchantId,
+                                               ConnectorNotification notification) {
+        return refundStore.findAnyMerchant(notification.refundId())
+                .filter(refund -> refund.connector().equals(connector)
+                        && (merchantId == null || refund.merchantId().equals(merchantId)))
+                .switchIfEmpty(Mono.error(() -> new RefundNotFound(notification.refundId())))
+                .flatMap(found -> transaction.run(() -> receipts.claim(notification.receiptId(), connector,
+                                notification.type(), found.paymentId(), Timestamps.now(clock))
+                        .flatMap(claimed -> !claimed ? Mono.just(WebhookOutcome.DUPLICATE)
+                                : refundStore.findAnyMerchant(found.id())
+                                        .flatMap(refund -> decideRefund(connector, notification, refund))))
+                        .doOnNext(outcome -> {
+                            metrics.webhook(outcome.value());
+                            log.info("webhook={} connector={} type={} refund={} payment={} outcome={}",
+                                    notification.receiptId(), connector, notification.type(), found.id(),
+                                    found.paymentId(), outcome.value());
+                        }));
+    }
+
+    private Mono<WebhookOutcome> decideRefund(String connector, ConnectorNotification notification, Refund refund) {
+        String receiptId = notification.receiptId();
+        if (refund.amount() != notification.amount() || !refund.currency().equals(notification.currency())) {
+            log.warn("Anomaly: webhook={} refund={} reports {} {} but the refund is {} {}", receiptId, refund.id(),
+                    notification.amount(), notification.currency(), refund.amount(), refund.currency());
+            return record(receiptId, WebhookOutcome.REJECTED, "amount or currency mismatch");
+        }
+        // The notification's reference names the charge; the refund's own id at the connector is kept as it is.
+        RefundOutcome outcome = new RefundOutcome(refund.id(), connector, null, notification.status(),
+                notification.failureReason());
+        return refunds.apply(refund, outcome)
+                .flatMap(applied -> applied.changed() ? record(receiptId, WebhookOutcome.APPLIED, null)
+                        : record(receiptId, WebhookOutcome.IGNORED, notification.type() + " for a "
+                                + applied.refund().status() + " refund"));
     }
 
     /** The payment and, when it can be told, the number of the attempt whose charge the notification names. */

@@ -187,4 +187,38 @@ class AdyenConnectorTest extends ApiTest {
         notify("nobody", batch).expectStatus().isNotFound().expectBody().jsonPath("$.code").isEqualTo("not_found");
         notify("demo", batch).expectStatus().isNotFound();
     }
+
+    @Test
+    void anAdyenRefundIsOneRefundOfThePspReferenceKeyedByTheRefundIdAndSettledByItsRefundNotificationOnce() {
+        JsonNode payment = created("sk_test_adyeny", "pm_card_visa_refund");
+        String id = payment.get("id").textValue();
+        String psp = payment.get("connectorReference").textValue();
+        assertThat(payment.get("status").textValue()).isEqualTo("COMPLETED");
+
+        JsonNode refund = JSON.readTree(client.post().uri("/v1/payments/" + id + "/refunds")
+                .header("Authorization", "Bearer sk_test_adyeny").header("Idempotency-Key", unique("rk"))
+                .header("Content-Type", "application/json").bodyValue("{\"amount\": 400}")
+                .exchange().expectStatus().isCreated().expectBody(String.class).returnResult().getResponseBody());
+        String refundId = refund.get("id").textValue();
+        assertThat(refund.get("status").textValue()).isEqualTo("PENDING");
+        assertThat(refund.get("connector").textValue()).isEqualTo("adyen");
+        List<Map<String, Object>> made = ADYEN.refundsOf(psp);
+        assertThat(made).hasSize(1);
+        assertThat(made.get(0).get("reference")).isEqualTo(refundId);
+        assertThat(made.get(0).get("idempotencyKey")).isEqualTo(refundId);
+        assertThat(made.get(0).get("amount")).isEqualTo(Map.of("currency", "EUR", "value", 400L));
+        assertThat(refund.get("connectorReference").textValue()).isEqualTo(made.get(0).get("pspReference"));
+
+        String batch = FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(Map.of("eventCode", "REFUND",
+                "pspReference", made.get(0).get("pspReference"), "originalReference", psp,
+                "merchantReference", refundId, "success", true, "value", 400L, "currency", "EUR")));
+        notify("adyeny", batch).expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+        notify("adyeny", batch).expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+
+        assertThat(count("select count(*) from refunds where id = $1 and status = 'SUCCEEDED'", refundId))
+                .isEqualTo(1);
+        assertThat(count("select amount_refunded from payments where id = $1", id)).isEqualTo(400);
+        assertThat(count("select count(*) from events where payment_id = $1 and type = 'refund.succeeded'", id))
+                .isEqualTo(1);
+    }
 }

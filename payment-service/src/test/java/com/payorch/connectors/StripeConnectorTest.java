@@ -426,4 +426,92 @@ class StripeConnectorTest extends ApiTest {
                     + " || '%'", secret)).isZero();
         }
     }
+
+    private JsonNode refund(String apiKey, String paymentId, String body, int status) {
+        WebTestClient.RequestBodySpec spec = client.post().uri("/v1/payments/" + paymentId + "/refunds")
+                .header("Authorization", "Bearer " + apiKey).header("Idempotency-Key", unique("rk"))
+                .header("Content-Type", "application/json");
+        return JSON.readTree(spec.bodyValue(body).exchange().expectStatus().isEqualTo(status)
+                .expectBody(String.class).returnResult().getResponseBody());
+    }
+
+    @Test
+    void aStripeRefundIsOneStripeRefundOfThePaymentIntentKeyedByTheRefundId() {
+        JsonNode payment = created("sk_test_stripey", unique("bk"), "pm_card_visa_refund1");
+        String id = payment.get("id").textValue();
+        String intent = payment.get("connectorReference").textValue();
+        assertThat(payment.get("status").textValue()).isEqualTo("COMPLETED");
+
+        JsonNode refund = refund("sk_test_stripey", id, "{\"amount\": 5000, \"reason\": \"requested_by_customer\"}",
+                201);
+
+        assertThat(refund.get("connector").textValue()).isEqualTo("stripe");
+        assertThat(refund.get("status").textValue()).isEqualTo("SUCCEEDED");
+        List<Map<String, Object>> made = STRIPE.refundsOf(intent);
+        assertThat(made).hasSize(1);
+        assertThat(made.get(0).get("amount")).isEqualTo(5000L);
+        assertThat(made.get(0).get("metadata")).isEqualTo(Map.of("refund_id", refund.get("id").textValue(),
+                "payment_id", id));
+        assertThat(refund.get("connectorReference").textValue()).isEqualTo(made.get(0).get("id"));
+        assertThat(count("select amount_refunded from payments where id = $1", id)).isEqualTo(5000);
+    }
+
+    @Test
+    void aRefundStripeDeclinesFailsWithStripesReasonAndGivesTheAmountBack() {
+        String id = created("sk_test_stripey", unique("bk"), "pm_card_refundFails_1").get("id").textValue();
+
+        JsonNode refund = refund("sk_test_stripey", id, "{}", 201);
+
+        assertThat(refund.get("status").textValue()).isEqualTo("FAILED");
+        assertThat(refund.get("failureReason").textValue()).isEqualTo("declined");
+        assertThat(count("select amount_reserved from payments where id = $1", id)).isZero();
+    }
+
+    @Test
+    void aPendingStripeRefundIsSettledByItsRefundUpdatedEventOnce() {
+        JsonNode payment = created("sk_test_stripey", unique("bk"), "pm_card_refundPending_1");
+        String id = payment.get("id").textValue();
+        JsonNode refund = refund("sk_test_stripey", id, "{}", 201);
+        assertThat(refund.get("status").textValue()).isEqualTo("PENDING");
+
+        Map<String, Object> stripeRefund = new java.util.LinkedHashMap<>(
+                STRIPE.refundsOf(payment.get("connectorReference").textValue()).get(0));
+        stripeRefund.put("status", "succeeded");
+        String eventId = "evt_" + unique("r");
+        String event = FakeStripe.event(eventId, "refund.updated", stripeRefund, "2025-01-27.acacia");
+        stripeWebhook("stripey", event, STRIPEY_WEBHOOK_SECRET).expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("applied");
+        stripeWebhook("stripey", event, STRIPEY_WEBHOOK_SECRET).expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("duplicate");
+
+        assertThat(column("select status from refunds where payment_id = $1", id)).isEqualTo("SUCCEEDED");
+        assertThat(count("select amount_refunded from payments where id = $1", id)).isEqualTo(12000);
+        assertThat(count("select count(*) from events where payment_id = $1 and type = 'refund.succeeded'", id))
+                .isEqualTo(1);
+        // another merchant's endpoint does not reach this refund
+        stripeWebhook("failover", FakeStripe.event("evt_" + unique("r"), "refund.updated", stripeRefund,
+                "2025-01-27.acacia"), FAILOVER_WEBHOOK_SECRET).expectStatus().isNotFound();
+    }
+
+    @Test
+    void aChargeRefundedEventSettlesTheRefundsItListsThatThisServiceMade() {
+        JsonNode payment = created("sk_test_stripey", unique("bk"), "pm_card_refundPending_2");
+        String id = payment.get("id").textValue();
+        String refundId = refund("sk_test_stripey", id, "{\"amount\": 3000}", 201).get("id").textValue();
+        Map<String, Object> stripeRefund = new java.util.LinkedHashMap<>(
+                STRIPE.refundsOf(payment.get("connectorReference").textValue()).get(0));
+        stripeRefund.put("status", "succeeded");
+        Map<String, Object> foreign = new java.util.LinkedHashMap<>(stripeRefund);
+        foreign.put("id", "re_madeInTheDashboard");
+        foreign.put("metadata", Map.of());
+        Map<String, Object> charge = Map.of("id", "ch_" + unique("c"), "object", "charge",
+                "refunds", Map.of("object", "list", "data", List.of(foreign, stripeRefund)));
+
+        stripeWebhook("stripey", FakeStripe.event("evt_" + unique("r"), "charge.refunded", charge,
+                "2025-01-27.acacia"), STRIPEY_WEBHOOK_SECRET).expectStatus().isOk()
+                .expectBody().jsonPath("$.status").isEqualTo("applied");
+
+        assertThat(column("select status from refunds where id = $1", refundId)).isEqualTo("SUCCEEDED");
+        assertThat(count("select amount_refunded from payments where id = $1", id)).isEqualTo(3000);
+    }
 }

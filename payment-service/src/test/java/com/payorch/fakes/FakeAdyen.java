@@ -55,6 +55,16 @@ public final class FakeAdyen implements AutoCloseable {
         server = new WireMockServer(options().dynamicPort().extensions(new Behaviour()));
         server.start();
         server.stubFor(post(urlPathEqualTo("/v71/payments")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                "/v71/payments/[A-Za-z0-9]+/refunds")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+    }
+
+    private final List<Map<String, Object>> refunds = new ArrayList<>();
+
+    /** Refunds Adyen received for the payment's pspReference (`POST /payments/{pspReference}/refunds`). */
+    public synchronized List<Map<String, Object>> refundsOf(String paymentPspReference) {
+        return refunds.stream().filter(r -> paymentPspReference.equals(r.get("paymentPspReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
     }
 
     /** The value for `payments.connectors.adyen.checkout-url`. */
@@ -85,7 +95,8 @@ public final class FakeAdyen implements AutoCloseable {
                     .setPspReference((String) spec.get("pspReference"))
                     .setMerchantAccountCode(merchantAccount)
                     .setMerchantReference((String) spec.get("merchantReference"))
-                    .setEventCode("AUTHORISATION")
+                    .setEventCode((String) spec.getOrDefault("eventCode", "AUTHORISATION"))
+                    .setOriginalReference((String) spec.get("originalReference"))
                     .setSuccess((Boolean) spec.get("success"));
             Amount amount = new Amount();
             amount.setValue((Long) spec.get("value"));
@@ -100,7 +111,10 @@ public final class FakeAdyen implements AutoCloseable {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("additionalData", Map.of("hmacSignature", signature));
             json.put("amount", Map.of("currency", spec.get("currency"), "value", spec.get("value")));
-            json.put("eventCode", "AUTHORISATION");
+            json.put("eventCode", spec.getOrDefault("eventCode", "AUTHORISATION"));
+            if (spec.get("originalReference") != null) {
+                json.put("originalReference", spec.get("originalReference"));
+            }
             json.put("eventDate", "2026-11-30T23:59:59+01:00");
             json.put("merchantAccountCode", merchantAccount);
             json.put("merchantReference", spec.get("merchantReference"));
@@ -132,6 +146,33 @@ public final class FakeAdyen implements AutoCloseable {
                 "errorType", type));
     }
 
+    /** Adyen acknowledges a refund (`received`); the outcome comes by REFUND notification. Idempotent on the key. */
+    private ResponseDefinition refund(Request request) {
+        String idempotencyKey = request.getHeader("Idempotency-Key");
+        String saved = idempotencyKey != null ? idempotent.get("refund:" + idempotencyKey) : null;
+        if (saved == null) {
+            JsonNode body = JSON.readTree(request.getBodyAsString());
+            String url = request.getUrl();
+            String paymentPsp = url.substring("/v71/payments/".length(), url.length() - "/refunds".length());
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("merchantAccount", body.path("merchantAccount").asString());
+            result.put("paymentPspReference", paymentPsp);
+            result.put("pspReference", pspReference());
+            result.put("reference", body.path("reference").asString());
+            result.put("status", "received");
+            result.put("amount", Map.of("currency", body.path("amount").path("currency").asString(),
+                    "value", body.path("amount").path("value").asLong()));
+            saved = JSON.writeValueAsString(result);
+            if (idempotencyKey != null) {
+                idempotent.put("refund:" + idempotencyKey, saved);
+            }
+            Map<String, Object> record = new LinkedHashMap<>(result);
+            record.put("idempotencyKey", idempotencyKey);
+            refunds.add(record);
+        }
+        return json(201, saved);
+    }
+
     private final class Behaviour implements ResponseDefinitionTransformerV2 {
 
         static final String NAME = "fake-adyen";
@@ -154,6 +195,9 @@ public final class FakeAdyen implements AutoCloseable {
                 return json(401, error(401, "000", "HTTP Status Response - Unauthorized", "security"));
             }
             synchronized (FakeAdyen.this) {
+                if (request.getUrl().endsWith("/refunds")) {
+                    return refund(request);
+                }
                 String body = request.getBodyAsString();
                 JsonNode payment = JSON.readTree(body);
                 JsonNode method = payment.path("paymentMethod");

@@ -35,7 +35,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A faithful fake of the part of Stripe's API the service uses, on WireMock (random port): `POST
- * /v1/payment_intents` (confirm=true), `GET /v1/payment_intents/{id}`, `GET /v1/payment_intents/search`. Like Stripe:
+ * /v1/payment_intents` (confirm=true), `GET /v1/payment_intents/{id}`, `GET /v1/payment_intents/search`, `POST
+ * /v1/refunds` and `GET /v1/refunds?payment_intent=` (refunds succeed at once, those of a `pm_card_refundFails…`
+ * intent fail with `declined`, those of a `pm_card_refundPending…` intent stay `pending`). Like Stripe:
  * <ul>
  *   <li>Bearer secret keys are checked (401 `invalid_request_error` otherwise, the key masked in the message);</li>
  *   <li>the same `Idempotency-Key` with the same parameters answers the saved response (one PaymentIntent, one
@@ -92,6 +94,19 @@ public final class FakeStripe implements AutoCloseable {
         server.stubFor(get(urlPathMatching("/v1/payment_intents/pi_[A-Za-z0-9]+"))
                 .atPriority(2)
                 .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(urlPathEqualTo("/v1/refunds")).atPriority(1)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(get(urlPathEqualTo("/v1/refunds")).atPriority(1)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+    }
+
+    /** Refunds Stripe made, by their `re_…` id (a refund of a `pm_card_refundFails…` intent is `failed`). */
+    private final Map<String, Map<String, Object>> refunds = new LinkedHashMap<>();
+
+    /** The Refund objects made for this PaymentIntent, oldest first. */
+    public synchronized List<Map<String, Object>> refundsOf(String intentId) {
+        return refunds.values().stream().filter(r -> intentId.equals(r.get("payment_intent")))
+                .map(r -> (Map<String, Object>) new LinkedHashMap<>(r)).toList();
     }
 
     public String baseUrl() {
@@ -246,6 +261,9 @@ public final class FakeStripe implements AutoCloseable {
             }
             synchronized (FakeStripe.this) {
                 String path = request.getUrl().split("\\?")[0];
+                if (path.equals("/v1/refunds")) {
+                    return RequestMethod.POST.equals(request.getMethod()) ? refund(request) : listRefunds(request);
+                }
                 if (RequestMethod.POST.equals(request.getMethod())) {
                     return create(request);
                 }
@@ -349,6 +367,64 @@ public final class FakeStripe implements AutoCloseable {
             return answer(aResponse().withStatus(status).withHeader("Content-Type", "application/json")
                     .withHeader("Idempotency-Key", idempotencyKey == null ? "" : idempotencyKey)
                     .withBody(responseBody), failure);
+        }
+
+        /** `POST /v1/refunds`: idempotent on the key; the intent must have succeeded; at most its amount in all. */
+        private ResponseDefinition refund(Request request) {
+            String body = request.getBodyAsString();
+            String idempotencyKey = request.getHeader("Idempotency-Key");
+            Saved saved = idempotencyKey != null ? idempotent.get("refund:" + idempotencyKey) : null;
+            if (saved != null) {
+                return aResponse().withStatus(saved.status()).withHeader("Content-Type", "application/json")
+                        .withHeader("Idempotent-Replayed", "true").withBody(saved.body()).build();
+            }
+            Map<String, String> params = form(body);
+            Map<String, Object> intent = intents.get(params.getOrDefault("payment_intent", ""));
+            if (intent == null || !"succeeded".equals(intent.get("status"))) {
+                return json(400, error("invalid_request_error", "charge_not_refundable",
+                        "This PaymentIntent has no successful charge to refund."));
+            }
+            long amount = params.containsKey("amount") ? Long.parseLong(params.get("amount"))
+                    : ((Number) intent.get("amount")).longValue();
+            Map<String, Object> refund = new LinkedHashMap<>();
+            String id = "re_" + random(24);
+            refund.put("id", id);
+            refund.put("object", "refund");
+            refund.put("amount", amount);
+            refund.put("currency", intent.get("currency"));
+            refund.put("charge", intent.get("latest_charge"));
+            refund.put("payment_intent", intent.get("id"));
+            boolean fails = String.valueOf(intent.get("payment_method")).startsWith("pm_card_refundFails");
+            boolean pending = String.valueOf(intent.get("payment_method")).startsWith("pm_card_refundPending");
+            refund.put("status", fails ? "failed" : pending ? "pending" : "succeeded");
+            refund.put("failure_reason", fails ? "declined" : null);
+            Map<String, String> metadata = new LinkedHashMap<>();
+            params.forEach((k, v) -> {
+                if (k.startsWith("metadata[")) {
+                    metadata.put(k.substring("metadata[".length(), k.length() - 1), v);
+                }
+            });
+            refund.put("metadata", metadata);
+            refund.put("created", Instant.now().getEpochSecond());
+            refunds.put(id, refund);
+            String responseBody = JSON.writeValueAsString(refund);
+            if (idempotencyKey != null) {
+                idempotent.put("refund:" + idempotencyKey, new Saved(body, 200, responseBody));
+            }
+            return json(200, refund);
+        }
+
+        private ResponseDefinition listRefunds(Request request) {
+            String url = request.getUrl();
+            String query = url.contains("?") ? url.substring(url.indexOf('?') + 1) : "";
+            String intentId = form(query).get("payment_intent");
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("object", "list");
+            result.put("data", refunds.values().stream()
+                    .filter(r -> intentId == null || intentId.equals(r.get("payment_intent"))).toList());
+            result.put("has_more", false);
+            result.put("url", "/v1/refunds");
+            return json(200, result);
         }
 
         /** A token's behaviour: its known prefix, so that each test can use tokens of its own (pm_card_visa_x1). */

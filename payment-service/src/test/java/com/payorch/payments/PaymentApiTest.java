@@ -55,7 +55,7 @@ class PaymentApiTest extends ApiTest {
 
         client.get().uri("/v1/bookings/" + booking).header("Authorization", "Bearer " + DEMO_KEY).exchange()
                 .expectStatus().isOk()
-                .expectBody().json("{\"id\":\"" + booking + "\",\"status\":\"AWAITING_PAYMENT\",\"paymentId\":null,\"activatedAt\":null}", true);
+                .expectBody().json("{\"id\":\"" + booking + "\",\"status\":\"AWAITING_PAYMENT\",\"paymentId\":null,\"activatedAt\":null,\"cancelledAt\":null}", true);
 
         client.get().uri("/v1/events?paymentId=" + paymentId).header("Authorization", "Bearer " + DEMO_KEY).exchange()
                 .expectStatus().isOk()

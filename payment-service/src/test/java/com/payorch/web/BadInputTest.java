@@ -141,6 +141,24 @@ class BadInputTest extends ApiTest {
                 get("unknown path", "/v1/nothing-here", 404, "not_found", null),
                 new Case("retry of an unknown payment", HttpMethod.POST, "/v1/payments/pay_doesnotexist/retry",
                         headers("k-retry-unknown"), new byte[0], 404, "not_found", null),
+                refund("refund amount zero", "{\"amount\": 0}", 400, "invalid_request", "amount"),
+                refund("refund amount negative", "{\"amount\": -1}", 400, "invalid_request", "amount"),
+                refund("refund amount a string", "{\"amount\": \"5000\"}", 400, "invalid_request", "amount"),
+                refund("refund amount with a fraction", "{\"amount\": 50.5}", 400, "invalid_request", "amount"),
+                refund("refund amount beyond a long", "{\"amount\": 99999999999999999999999}", 400, "invalid_request", "amount"),
+                refund("refund reason too long", "{\"reason\": \"" + "r".repeat(201) + "\"}", 400, "invalid_request", "reason"),
+                refund("refund reason with U+0000", "{\"reason\": \"a\\u0000b\"}", 400, "invalid_request", "reason"),
+                refund("refund reason with a newline", "{\"reason\": \"a\\nb\"}", 400, "invalid_request", "reason"),
+                refund("refund reason a number", "{\"reason\": 7}", 400, "invalid_request", "reason"),
+                refund("refund unknown member", "{\"currency\": \"JPY\"}", 400, "invalid_request", "currency"),
+                refund("refund body an array", "[]", 400, "invalid_request", null),
+                refund("refund of an unknown payment", "{\"amount\": 100}", 404, "not_found", null),
+                new Case("refund without Idempotency-Key", HttpMethod.POST, "/v1/payments/pay_doesnotexist/refunds",
+                        Map.of("Authorization", "Bearer " + INPUTS_KEY), "{}".getBytes(StandardCharsets.UTF_8), 400,
+                        "idempotency_key_missing", null),
+                get("unknown refund", "/v1/refunds/re_doesnotexist", 404, "not_found", null),
+                get("refunds of an unknown payment", "/v1/payments/pay_doesnotexist/refunds", 404, "not_found", null),
+                get("refund id with U+0000", "/v1/refunds/re_%00x", 400, "invalid_request", null),
                 new Case("PUT on the collection", HttpMethod.PUT, "/v1/payments", headers("k-put"),
                         VALID.getBytes(StandardCharsets.UTF_8), 405, "method_not_allowed", null));
     }
@@ -178,6 +196,7 @@ class BadInputTest extends ApiTest {
         assertThat(count("select count(*) from idempotency_keys where merchant_id = 'inputs'")).isZero();
         assertThat(count("select count(*) from bookings where merchant_id = 'inputs'")).isZero();
         assertThat(count("select count(*) from events where merchant_id = 'inputs'")).isZero();
+        assertThat(count("select count(*) from refunds where merchant_id = 'inputs'")).isZero();
     }
 
     private final class WebTestClientSpec {
@@ -202,6 +221,11 @@ class BadInputTest extends ApiTest {
     private static Case post(String name, String body, int status, String code, String mentions) {
         return new Case(name, HttpMethod.POST, "/v1/payments", headers("k-" + name.replace(' ', '-')),
                 body.getBytes(StandardCharsets.UTF_8), status, code, mentions);
+    }
+
+    private static Case refund(String name, String body, int status, String code, String mentions) {
+        return new Case(name, HttpMethod.POST, "/v1/payments/pay_doesnotexist/refunds",
+                headers("k-" + name.replace(' ', '-')), body.getBytes(StandardCharsets.UTF_8), status, code, mentions);
     }
 
     private static String metadataWithKeys(int keys) {

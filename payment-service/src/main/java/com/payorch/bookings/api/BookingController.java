@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 @RestController
 public class BookingController {
 
-    record BookingResource(String id, String status, String paymentId, String activatedAt) {
+    record BookingResource(String id, String status, String paymentId, String activatedAt, String cancelledAt) {
     }
 
     private final BookingStore bookings;
@@ -26,7 +26,7 @@ public class BookingController {
     public Mono<BookingResource> get(@PathVariable String bookingId, Principal principal) {
         return bookings.find(principal.getName(), bookingId)
                 .map(b -> new BookingResource(b.id(), b.status().name(), b.paymentId(),
-                        Timestamps.format(b.activatedAt())))
+                        Timestamps.format(b.activatedAt()), Timestamps.format(b.cancelledAt())))
                 .switchIfEmpty(Mono.error(() -> ApiProblem.notFound("No booking " + bookingId + ".")));
     }
 }

@@ -4,7 +4,11 @@ import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
+import com.payorch.gateway.ConnectorRefusedException;
+import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.gateway.RefundRequest;
 import com.payorch.support.Ids;
 import com.payorch.support.Timestamps;
 import io.r2dbc.spi.Readable;
@@ -18,7 +22,9 @@ import reactor.core.publisher.Mono;
 /**
  * The built-in gateway. Its charges live in their own table, one per payment attempt, so a resubmission from any
  * service instance finds the charge already made. Tokens: `pm_card_unavailable` fails the submit as a network error
- * would; any other token is charged and stays `processing` until {@link SandboxSettlement} settles it.
+ * would; any other token is charged and stays `processing` until {@link SandboxSettlement} settles it. Refunds
+ * live in `sandbox_refunds`, one per refund id, and are settled the same way (those of a payment made with
+ * `pm_card_refund_fails` fail with `refund_declined`).
  */
 @Component
 public class SandboxGateway implements PaymentGateway {
@@ -60,6 +66,61 @@ public class SandboxGateway implements PaymentGateway {
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
         return charge(request.paymentId(), request.attempt()).map(SandboxCharge::outcome);
+    }
+
+    /**
+     * Creates the refund (one per refund id, whichever instance sends it) of a charge that was not declined, or finds
+     * the one already there; it stays pending until {@link SandboxSettlement} settles it. A charge the sandbox does
+     * not hold (or holds as declined) is a definite refusal: nothing was refunded.
+     */
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        Instant now = Timestamps.now(clock);
+        return faults.waitWhileHeld()
+                .then(db.sql("""
+                        with inserted as (
+                            insert into sandbox_refunds (id, refund_id, charge_id, payment_id, amount, currency,
+                                payment_method, status, created_at, updated_at, webhooks_due)
+                            select :id, :refund, c.id, c.payment_id, :amount, c.currency, c.payment_method, 'pending',
+                                   :now, :now, :webhooks
+                            from sandbox_charges c
+                            where c.id = :charge and c.status <> 'failed' and c.currency = :currency
+                            on conflict (refund_id) do nothing
+                            returning id, refund_id, status, failure_reason)
+                        select * from inserted
+                        union all
+                        select id, refund_id, status, failure_reason from sandbox_refunds
+                        where refund_id = :refund and not exists (select 1 from inserted)""")
+                        .bind("id", Ids.withPrefix("rf_"))
+                        .bind("refund", request.refundId())
+                        .bind("amount", request.amount())
+                        .bind("currency", request.currency())
+                        .bind("now", now)
+                        .bind("webhooks", deliversWebhooks)
+                        .bind("charge", request.chargeReference() == null ? "" : request.chargeReference())
+                        .map(SandboxGateway::refundOutcome)
+                        .one())
+                .switchIfEmpty(Mono.defer(() -> findRefund(request)))
+                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge "
+                        + request.chargeReference() + " in " + request.currency() + " that it could refund")));
+    }
+
+    @Override
+    public Mono<RefundOutcome> findRefund(RefundRequest request) {
+        return db.sql("select id, refund_id, status, failure_reason from sandbox_refunds where refund_id = :refund")
+                .bind("refund", request.refundId())
+                .map(SandboxGateway::refundOutcome)
+                .one();
+    }
+
+    private static RefundOutcome refundOutcome(Readable row) {
+        GatewayStatus status = switch (row.get("status", String.class)) {
+            case "succeeded" -> GatewayStatus.SUCCEEDED;
+            case "failed" -> GatewayStatus.FAILED;
+            default -> GatewayStatus.PROCESSING;
+        };
+        return new RefundOutcome(row.get("refund_id", String.class), NAME, row.get("id", String.class), status,
+                row.get("failure_reason", String.class));
     }
 
     /** The charge made for this payment attempt, if any. */

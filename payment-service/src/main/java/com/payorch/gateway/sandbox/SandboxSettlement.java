@@ -19,6 +19,7 @@ import reactor.core.publisher.Mono;
 public class SandboxSettlement {
 
     static final String DECLINED_TOKEN = "pm_card_declined";
+    static final String REFUND_FAILS_TOKEN = "pm_card_refund_fails";
     private static final int BATCH = 100;
     private static final Logger log = LoggerFactory.getLogger(SandboxSettlement.class);
 
@@ -34,7 +35,7 @@ public class SandboxSettlement {
 
     /** One run of the job ({@link SandboxJobs}, every `poll-interval`): never fails, a failure is logged. */
     public Mono<Long> settleDueChargesQuietly() {
-        return Mono.defer(this::settleDueCharges).onErrorResume(e -> {
+        return Mono.defer(() -> settleDueCharges().zipWith(settleDueRefunds(), Long::sum)).onErrorResume(e -> {
             log.warn("Sandbox settlement failed; the next run tries again: {}", e.toString());
             return Mono.just(0L);
         });
@@ -65,6 +66,33 @@ public class SandboxSettlement {
                             row.get("payment_id", String.class), row.get("status", String.class));
                     return 1L;
                 })
+                .all()
+                .count();
+    }
+
+    /**
+     * Settles up to one batch of refunds that are due (`webhook-delay` after they were made): those of a charge made
+     * with `pm_card_refund_fails` fail with `refund_declined`, the others succeed. Emits how many this call settled.
+     */
+    public Mono<Long> settleDueRefunds() {
+        Instant now = Timestamps.now(clock);
+        return db.sql("""
+                        update sandbox_refunds
+                        set status = case when payment_method = :fails then 'failed' else 'succeeded' end,
+                            failure_reason = case when payment_method = :fails then 'refund_declined' end,
+                            updated_at = :now
+                        where status = 'pending'
+                          and id in (select id from sandbox_refunds
+                                     where status = 'pending' and created_at <= :dueBefore
+                                     order by created_at
+                                     limit :batch
+                                     for update skip locked)
+                        returning id""")
+                .bind("fails", REFUND_FAILS_TOKEN)
+                .bind("now", now)
+                .bind("dueBefore", now.minus(properties.webhookDelay()))
+                .bind("batch", BATCH)
+                .map(row -> 1L)
                 .all()
                 .count();
     }

@@ -43,6 +43,37 @@ class SandboxWebhookBacklog {
                 .all();
     }
 
+    /** Leases up to `limit` settled refunds whose webhook is due, as {@link #lease} does for charges. */
+    Flux<SandboxRefund> leaseRefunds(int limit, Duration leaseFor) {
+        return db.sql("""
+                        update sandbox_refunds
+                        set webhooks_leased_until = now() + make_interval(secs => :leaseSeconds)
+                        where id in (select id from sandbox_refunds
+                                     where webhooks_due and webhooks_finished_at is null and status <> 'pending'
+                                       and (webhooks_leased_until is null or webhooks_leased_until < now())
+                                     order by updated_at
+                                     limit :limit
+                                     for update skip locked)
+                        returning id, refund_id, charge_id, payment_id, amount, currency, status, failure_reason""")
+                .bind("leaseSeconds", (double) leaseFor.toMillis() / 1000)
+                .bind("limit", limit)
+                .map(row -> new SandboxRefund(row.get("id", String.class), row.get("refund_id", String.class),
+                        row.get("charge_id", String.class), row.get("payment_id", String.class),
+                        row.get("amount", Long.class), row.get("currency", String.class),
+                        row.get("status", String.class), row.get("failure_reason", String.class)))
+                .all();
+    }
+
+    Mono<Void> finishRefund(String sandboxRefundId, Outcome outcome) {
+        return db.sql("""
+                        update sandbox_refunds
+                        set webhooks_finished_at = now(), webhooks_outcome = :outcome, webhooks_leased_until = null
+                        where id = :id""")
+                .bind("outcome", outcome.name().toLowerCase())
+                .bind("id", sandboxRefundId)
+                .then();
+    }
+
     Mono<Void> finish(String chargeId, Outcome outcome) {
         return db.sql("""
                         update sandbox_charges

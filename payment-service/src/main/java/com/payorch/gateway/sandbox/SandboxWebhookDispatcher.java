@@ -13,7 +13,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * With `webhooks: auto`, delivers the webhooks of settled charges: `payment.processing`, then the outcome (or the
- * other way round with `reverse-order`), each twice at once with `deliver-twice`. The poll only leases charges and
+ * other way round with `reverse-order`), each twice at once with `deliver-twice`; and of settled refunds:
+ * `refund.succeeded` or `refund.failed`. The poll only leases charges and
  * starts their deliveries, so one slow receiver does not hold up the poll.
  */
 @Component
@@ -49,7 +50,12 @@ class SandboxWebhookDispatcher {
             return Mono.empty();
         }
         return Mono.justOrEmpty(target.uri())
-                .flatMapMany(uri -> backlog.lease(free, lease()).doOnNext(charge -> start(charge, uri)))
+                .flatMapMany(uri -> backlog.lease(free, lease()).doOnNext(charge -> start(charge, uri))
+                        .thenMany(Flux.defer(() -> {
+                            int left = MAX_CHARGES_IN_FLIGHT - inFlight.get();
+                            return left <= 0 ? Flux.empty()
+                                    : backlog.leaseRefunds(left, lease()).doOnNext(refund -> start(refund, uri));
+                        })))
                 .then()
                 .onErrorResume(e -> {
                     log.warn("Sandbox webhook poll failed; the next run tries again: {}", e.toString());
@@ -64,6 +70,20 @@ class SandboxWebhookDispatcher {
                 .doFinally(signal -> inFlight.decrementAndGet())
                 .subscribe(null, e -> log.warn("Sandbox webhooks for payment {} not recorded as done ({}); they are "
                         + "sent again when the lease runs out", charge.paymentId(), e.toString()));
+    }
+
+    /** A settled refund's one webhook (twice at once with `deliver-twice`). */
+    private void start(SandboxRefund refund, URI uri) {
+        inFlight.incrementAndGet();
+        SandboxWebhook webhook = SandboxWebhook.forSettledRefund(refund);
+        int copies = options.deliverTwice() ? 2 : 1;
+        Flux.range(0, copies).flatMap(copy -> sender.send(webhook, uri))
+                .reduce(true, (allSoFar, delivered) -> allSoFar && delivered)
+                .map(all -> all ? Outcome.DELIVERED : Outcome.GAVE_UP)
+                .flatMap(outcome -> backlog.finishRefund(refund.id(), outcome))
+                .doFinally(signal -> inFlight.decrementAndGet())
+                .subscribe(null, e -> log.warn("Sandbox webhook for refund {} not recorded as done ({}); it is sent"
+                        + " again when the lease runs out", refund.refundId(), e.toString()));
     }
 
     private Mono<Outcome> deliver(SandboxCharge charge, URI uri) {

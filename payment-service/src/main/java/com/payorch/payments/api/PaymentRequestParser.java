@@ -121,6 +121,30 @@ public class PaymentRequestParser {
     }
 
     /** The retry endpoint takes no parameters: an empty body or `{}`. */
+    /** A refund request: `amount` (optional, integer >= 1) and `reason` (optional, at most 200 characters). */
+    record RefundFields(Long amount, String reason) {
+    }
+
+    static final int MAX_REFUND_REASON = 200;
+
+    RefundFields parseRefund(JsonNode body) {
+        requireObject(body);
+        rejectUnknownMembers(body, Set.of("amount", "reason"));
+        Long amount = integer(body, "amount");
+        if (amount != null && amount < 1) {
+            throw ApiProblem.invalidRequest("Field 'amount' must be at least 1.");
+        }
+        if (amount != null && amount > 100_000_000_000L) {
+            throw ApiProblem.invalidRequest("Field 'amount' must be at most 100000000000.");
+        }
+        String reason = text(body, "reason");
+        requireCleanText("reason", reason, false);
+        if (reason != null && reason.codePointCount(0, reason.length()) > MAX_REFUND_REASON) {
+            throw ApiProblem.invalidRequest("Field 'reason' must be at most " + MAX_REFUND_REASON + " characters.");
+        }
+        return new RefundFields(amount, reason);
+    }
+
     public void requireEmptyObject(JsonNode body) {
         requireObject(body);
         rejectUnknownMembers(body, Set.of());

@@ -42,7 +42,7 @@ public class PaymentView {
         return new Resource(payment.id(), payment.bookingId(), payment.amount(), payment.currency(),
                 payment.status().name(), payment.version(), payment.paymentMethod(), payment.failureReason(),
                 payment.attempt(), payment.connector(), found.currentAttempt().reference(),
-                found.attempts().stream().map(PaymentView::entry).toList(), 0,
+                found.attempts().stream().map(PaymentView::entry).toList(), payment.amountRefunded(),
                 Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),
                 new TreeMap<>(payment.metadata()), found.history().stream().map(PaymentView::entry).toList());
     }

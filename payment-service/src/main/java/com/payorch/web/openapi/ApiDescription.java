@@ -48,6 +48,9 @@ public class ApiDescription implements OpenApiCustomizer {
     private static final String BEARER = "bearer";
     private static final String JSON = "application/json";
     private static final String PROBLEM_JSON = "application/problem+json";
+    private static final List<String> EVENT_TYPES = List.of("payment.created", "payment.processing",
+            "payment.completed", "payment.failed", "booking.activated", "booking.confirmation_sent", "charge.orphaned",
+            "refund.created", "refund.succeeded", "refund.failed", "booking.cancelled");
 
     @Override
     public void customise(OpenAPI openApi) {
@@ -94,7 +97,7 @@ public class ApiDescription implements OpenApiCustomizer {
                         "attempt", integer("the current attempt's number"), "connector", string(null),
                         "connectorReference", nullable(string("the current attempt's reference")),
                         "attempts", new ArraySchema().items(ref("Attempt")),
-                        "amountRefunded", long64("always 0 until refunds exist"),
+                        "amountRefunded", long64("the sum of the payment's SUCCEEDED refunds"),
                         "createdAt", timestamp(), "updatedAt", timestamp(), "metadata", ref("Metadata"),
                         "history", new ArraySchema().items(ref("HistoryEntry"))),
                 List.of("id", "bookingId", "amount", "currency", "status", "version", "paymentMethod", "failureReason",
@@ -119,13 +122,40 @@ public class ApiDescription implements OpenApiCustomizer {
         schemas.put("NewPayment", create);
         schemas.put("EmptyObject", new ObjectSchema().additionalProperties(false).description("`{}` (or no body)"));
         schemas.put("Booking", object(ordered(
-                        "id", string(null), "status", string(null)._enum(List.of("AWAITING_PAYMENT", "ACTIVE")),
-                        "paymentId", nullable(string("the payment that activated it")), "activatedAt", nullable(timestamp())),
-                List.of("id", "status", "paymentId", "activatedAt")));
+                        "id", string(null),
+                        "status", string(null)._enum(List.of("AWAITING_PAYMENT", "ACTIVE", "CANCELLED")),
+                        "paymentId", nullable(string("the payment that activated it")), "activatedAt", nullable(timestamp()),
+                        "cancelledAt", nullable(timestamp())),
+                List.of("id", "status", "paymentId", "activatedAt", "cancelledAt")));
+        schemas.put("Refund", object(ordered(
+                        "id", string("`re_…`"), "paymentId", string("`pay_…`"),
+                        "amount", long64("in the currency's minor unit"), "currency", string("the payment's currency"),
+                        "status", string(null)._enum(List.of("PENDING", "SUCCEEDED", "FAILED")),
+                        "reason", nullable(string("the client's reason, or `orphaned_charge`")),
+                        "failureReason", nullable(string("e.g. `refund_declined`")),
+                        "connector", string("the connector of the attempt that was charged"),
+                        "connectorReference", nullable(string("the connector's id of the refund")),
+                        "version", long64("starts at 1, one more per change"),
+                        "createdAt", timestamp(), "updatedAt", timestamp()),
+                List.of("id", "paymentId", "amount", "currency", "status", "reason", "failureReason", "connector",
+                        "connectorReference", "version", "createdAt", "updatedAt")));
+        schemas.get("Refund").example(ordered2("id", "re_7hQ2mX9pL4cR1tY0aB8nK3sW", "paymentId",
+                "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "amount", 5000, "currency", "JPY", "status", "PENDING",
+                "reason", "requested_by_customer", "failureReason", null, "connector", "sandbox",
+                "connectorReference", "rf_9sKd2LmQ0pX7cV4bN1zA8yTe", "version", 1,
+                "createdAt", "2026-11-30T02:20:01.112Z", "updatedAt", "2026-11-30T02:20:01.112Z"));
+        schemas.put("RefundList", page("Refund"));
+        Schema<?> newRefund = object(ordered(
+                        "amount", new IntegerSchema().format("int64").minimum(BigDecimal.ONE)
+                                .maximum(new BigDecimal("100000000000"))
+                                .description("default: everything still refundable"),
+                        "reason", new StringSchema().maxLength(200).description("no control characters")),
+                List.of());
+        newRefund.additionalProperties(false);
+        newRefund.example(Map.of("amount", 5000, "reason", "requested_by_customer"));
+        schemas.put("NewRefund", newRefund);
         schemas.put("Event", object(ordered(
-                        "id", string("`evt_…`"), "type", string(null)._enum(List.of("payment.created", "payment.processing",
-                                "payment.completed", "payment.failed", "booking.activated", "booking.confirmation_sent",
-                                "charge.orphaned")),
+                        "id", string("`evt_…`"), "type", string(null)._enum(EVENT_TYPES),
                         "paymentId", nullable(string(null)), "bookingId", nullable(string(null)), "createdAt", timestamp(),
                         "data", new ObjectSchema().description("per type: see docs/api.md; payment events carry"
                                 + " `status`, `version`, `amount`, `currency`, `attempt`, `metadata`")),
@@ -163,7 +193,8 @@ public class ApiDescription implements OpenApiCustomizer {
                 List.of("applied", "duplicate", "ignored", "rejected"))), List.of("status")));
         schemas.get("WebhookAnswer").example(Map.of("status", "applied"));
         schemas.get("Booking").example(ordered2("id", "bk_1001", "status", "ACTIVE",
-                "paymentId", "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "activatedAt", "2026-11-30T02:14:32.311Z"));
+                "paymentId", "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "activatedAt", "2026-11-30T02:14:32.311Z",
+                "cancelledAt", null));
         return new Components().schemas(schemas).securitySchemes(Map.of(BEARER, new SecurityScheme()
                 .type(SecurityScheme.Type.HTTP).scheme("bearer")
                 .description("`Authorization: Bearer <api-key>`; each key belongs to one merchant")));
@@ -185,7 +216,8 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
                                         ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
                                 .addApiResponse("409", problem(ProblemCode.BOOKING_PAYMENT_IN_PROGRESS,
-                                        ProblemCode.BOOKING_ALREADY_PAID, ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+                                        ProblemCode.BOOKING_ALREADY_PAID, ProblemCode.BOOKING_CANCELLED,
+                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
                                         ProblemCode.CONCURRENT_MODIFICATION))
                                 .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
                                 .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
@@ -228,11 +260,48 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
                                 .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
                                         ProblemCode.BOOKING_PAYMENT_IN_PROGRESS, ProblemCode.BOOKING_ALREADY_PAID,
+                                        ProblemCode.BOOKING_CANCELLED,
                                         ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
                                 .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
                                 .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
                                 .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
                                 .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+        paths.addPathItem("/v1/payments/{paymentId}/refunds", new PathItem()
+                .post(op("createRefund", "Refund a COMPLETED payment, in full or in part",
+                        "Idempotent with `Idempotency-Key`. The refund row (PENDING, its amount reserved) is committed"
+                                + " before the connector hears of it; the refund id is the connector's idempotency"
+                                + " key. PENDING + SUCCEEDED refunds never exceed the payment's amount.")
+                        .addParametersItem(path("paymentId", "`pay_…`"))
+                        .addParametersItem(idempotencyKey())
+                        .requestBody(body("NewRefund", false))
+                        .responses(responses(true)
+                                .addApiResponse("201", json("The refund (PENDING, or already settled)", "Refund")
+                                        .addHeaderObject("Location", header("`/v1/refunds/{id}`"))
+                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
+                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
+                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                                .addApiResponse("409", problem(ProblemCode.PAYMENT_NOT_REFUNDABLE,
+                                        ProblemCode.AMOUNT_EXCEEDS_REFUNDABLE,
+                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS))
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
+                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR))))
+                .get(op("listRefunds", "A payment's refunds, newest first", null)
+                        .addParametersItem(path("paymentId", "`pay_…`"))
+                        .addParametersItem(limit())
+                        .addParametersItem(startingAfter("a refund id `re_…`"))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("A page of refunds", "RefundList"))
+                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND)))));
+        paths.addPathItem("/v1/refunds/{refundId}", new PathItem()
+                .get(op("getRefund", "A refund", null)
+                        .addParametersItem(path("refundId", "`re_…`"))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("The refund", "Refund"))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND)))));
         paths.addPathItem("/v1/bookings/{bookingId}", new PathItem()
                 .get(op("getBooking", "A booking: AWAITING_PAYMENT until one of its payments completes", null)
                         .addParametersItem(path("bookingId", "the client's booking id"))
@@ -245,9 +314,7 @@ public class ApiDescription implements OpenApiCustomizer {
                         .addParametersItem(query("paymentId", "only this payment's events", new StringSchema()))
                         .addParametersItem(query("bookingId", "only this booking's events", new StringSchema()))
                         .addParametersItem(query("type", "only events of this type",
-                                string(null)._enum(List.of("payment.created", "payment.processing", "payment.completed",
-                                        "payment.failed", "booking.activated", "booking.confirmation_sent",
-                                        "charge.orphaned"))))
+                                string(null)._enum(EVENT_TYPES)))
                         .addParametersItem(limit())
                         .addParametersItem(startingAfter("an event id"))
                         .responses(responses(true)
@@ -296,7 +363,8 @@ public class ApiDescription implements OpenApiCustomizer {
                         "Authenticated by the `Stripe-Signature` header with the merchant's Stripe webhook secret (300 s"
                                 + " tolerance), not by an API key. Deduplicated by the Stripe event id. Types used:"
                                 + " `payment_intent.processing`, `payment_intent.succeeded`,"
-                                + " `payment_intent.payment_failed`; others are answered `ignored`. The body is Stripe's"
+                                + " `payment_intent.payment_failed`, `refund.updated`, `refund.failed`, `charge.refunded`"
+                                + " (refunds made by this service); others are answered `ignored`. The body is Stripe's"
                                 + " event object (see docs/connectors.md).")
                         .security(List.of())
                         .addParametersItem(path("merchantId", "the merchant whose Stripe account sends the event"))

@@ -1,0 +1,11 @@
+package com.payorch.payments;
+
+import com.payorch.support.Refusal;
+
+/** The booking was cancelled (its payment refunded in full): it takes no new payment. */
+public class BookingCancelled extends Refusal {
+
+    public BookingCancelled(String bookingId) {
+        super("Booking " + bookingId + " is cancelled; it takes no new payment.");
+    }
+}

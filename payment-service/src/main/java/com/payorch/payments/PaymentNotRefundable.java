@@ -1,0 +1,12 @@
+package com.payorch.payments;
+
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.Refusal;
+
+/** Only a COMPLETED payment can be refunded. */
+public class PaymentNotRefundable extends Refusal {
+
+    public PaymentNotRefundable(String paymentId, PaymentStatus status) {
+        super("Payment " + paymentId + " is " + status + "; only a COMPLETED payment can be refunded.");
+    }
+}

@@ -1,0 +1,11 @@
+package com.payorch.payments;
+
+import com.payorch.support.Refusal;
+
+/** No such refund for this merchant (another merchant's refund is not found either). */
+public class RefundNotFound extends Refusal {
+
+    public RefundNotFound(String refundId) {
+        super("No refund " + refundId + ".");
+    }
+}

@@ -1,0 +1,8 @@
+package com.payorch.statemachine;
+
+/** What can happen to a refund; {@link RefundLifecycle} decides whether it is allowed. */
+public enum RefundEvent {
+    CREATE,
+    SUCCEED,
+    FAIL
+}

@@ -1,0 +1,8 @@
+package com.payorch.statemachine;
+
+/** The status of a refund, as seen by the rest of the application. PENDING, then SUCCEEDED or FAILED (terminal). */
+public enum RefundStatus {
+    PENDING,
+    SUCCEEDED,
+    FAILED
+}
