@@ -239,6 +239,12 @@ class OpenApiTest extends ApiTest {
                 .header("Content-Type", "application/json").bodyValue(webhook).exchange()
                 .expectBody().returnResult();
         validate(description, errors, "post", "/v1/webhooks/sandbox", unsigned, 401);
+        // The PSP endpoints of a merchant without that connector: 404, nothing recorded (their successes are checked
+        // against real PSP payloads in StripeConnectorTest and AdyenConnectorTest).
+        check(description, errors, "post", "/v1/webhooks/stripe/{merchantId}", "/v1/webhooks/stripe/demo", null,
+                Map.of("Stripe-Signature", "t=1,v1=00"), "{}", 404);
+        check(description, errors, "post", "/v1/webhooks/adyen/{merchantId}", "/v1/webhooks/adyen/demo", null,
+                Map.of(), "{\"live\": \"false\", \"notificationItems\": []}", 404);
 
         assertThat(errors).isEmpty();
     }
