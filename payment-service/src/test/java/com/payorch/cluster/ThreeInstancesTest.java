@@ -2,17 +2,14 @@ package com.payorch.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.PaymentServiceApplication;
 import com.payorch.testsupport.ApiTest;
-import com.payorch.testsupport.OwnSchema;
+import com.payorch.testsupport.ServiceInstances;
 import com.payorch.testsupport.SignedWebhooks;
-import com.payorch.testsupport.TestDatabase;
 import com.payorch.testsupport.TestMailServer;
 import com.payorch.testsupport.TestQueries;
 import org.awaitility.Awaitility;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,10 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
 /**
@@ -35,44 +28,21 @@ class ThreeInstancesTest {
 
     private static final String SECRET = ApiTest.WEBHOOK_SECRET;
 
-    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
-    private final List<WebClient> clients = new ArrayList<>();
+    private ServiceInstances instances;
     private TestQueries queries;
 
     @BeforeAll
     void startThreeInstances() {
-        TestDatabase database = TestDatabase.get();
-        for (int i = 0; i < 3; i++) {
-            // Command-line arguments, so they win over application.yml as they would for a deployed instance.
-            List<String> arguments = new ArrayList<>(List.of("--server.port=0",
-                    // A throwaway external database: the shipped development key (sk_test_demo) is fine.
-                    "--payments.allow-development-defaults=true",
-                    "--server.shutdown=immediate",
-                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                    "--spring.r2dbc.username=" + database.username(),
-                    "--spring.r2dbc.password=" + database.password(),
-                    "--spring.flyway.url=" + database.jdbcUrl(),
-                    "--spring.flyway.user=" + database.username(),
-                    "--spring.flyway.password=" + database.password(),
-                    "--payments.db.embedded=false",
-                    "--payments.gateway.sandbox.webhooks=off",
-                    "--payments.gateway.sandbox.webhook-secret=" + SECRET,
-                    "--spring.mail.host=127.0.0.1",
-                    "--spring.mail.port=" + TestMailServer.port()));
-            // Its own schema, so the relays of other cached test contexts never see these events.
-            arguments.addAll(OwnSchema.Settings.commandLine("cluster_tests"));
-            ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
-                    .run(arguments.toArray(String[]::new));
-            instances.add(context);
-            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-            clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
-        }
-        queries = TestQueries.of(instances.get(0));
+        instances = ServiceInstances.start(3, "cluster_tests", List.of(
+                "--payments.gateway.sandbox.webhook-secret=" + SECRET,
+                "--spring.mail.host=127.0.0.1",
+                "--spring.mail.port=" + TestMailServer.port()));
+        queries = instances.queries();
     }
 
     @AfterAll
     void stopInstances() {
-        instances.forEach(ConfigurableApplicationContext::close);
+        instances.close();
     }
 
     @Test
@@ -85,7 +55,7 @@ class ThreeInstancesTest {
                  "customerEmail": "%s"}""".formatted(booking, email);
 
         List<Integer> statuses = Flux.range(0, 30)
-                .flatMap(i -> clients.get(i % 3).post().uri("/v1/payments")
+                .flatMap(i -> instances.client(i).post().uri("/v1/payments")
                         .header("Authorization", "Bearer sk_test_demo")
                         .header("Idempotency-Key", key)
                         .header("Content-Type", "application/json")
@@ -107,7 +77,7 @@ class ThreeInstancesTest {
                 queries.text("select id from sandbox_charges where payment_id = $1", paymentId));
         var headers = SignedWebhooks.sign(SECRET, webhookId, Instant.now(), webhook);
         List<String> outcomes = Flux.range(0, 30)
-                .flatMap(i -> clients.get(i % 3).post().uri("/v1/webhooks/sandbox")
+                .flatMap(i -> instances.client(i).post().uri("/v1/webhooks/sandbox")
                         .headers(h -> h.addAll(headers))
                         .header("Content-Type", "application/json")
                         .bodyValue(webhook)
@@ -151,7 +121,7 @@ class ThreeInstancesTest {
     void fiftyParallelRefundsAcrossInstancesNeverExceedTheAmountAndTheBookingIsCancelledOnce() {
         String booking = "bk_" + UUID.randomUUID().toString().substring(0, 12);
         String email = "guest+" + booking + "@example.com";
-        String created = clients.get(0).post().uri("/v1/payments")
+        String created = instances.client(0).post().uri("/v1/payments")
                 .header("Authorization", "Bearer sk_test_demo")
                 .header("Idempotency-Key", "key_" + UUID.randomUUID())
                 .header("Content-Type", "application/json")
@@ -164,7 +134,7 @@ class ThreeInstancesTest {
                 {"type": "payment.succeeded", "data": {"paymentId": "%s", "chargeId": "%s", "amount": 5000,
                 "currency": "USD"}}""".formatted(paymentId,
                 queries.text("select id from sandbox_charges where payment_id = $1", paymentId));
-        clients.get(1).post().uri("/v1/webhooks/sandbox")
+        instances.client(1).post().uri("/v1/webhooks/sandbox")
                 .headers(h -> h.addAll(SignedWebhooks.sign(SECRET, "msg_" + UUID.randomUUID(), Instant.now(), webhook)))
                 .header("Content-Type", "application/json").bodyValue(webhook)
                 .retrieve().toBodilessEntity().block(Duration.ofSeconds(30));
@@ -226,7 +196,7 @@ class ThreeInstancesTest {
 
     private reactor.core.publisher.Mono<Map.Entry<Integer, String>> refund(int instance, String paymentId, String key,
                                                                           Long amount) {
-        return clients.get(instance).post().uri("/v1/payments/" + paymentId + "/refunds")
+        return instances.client(instance).post().uri("/v1/payments/" + paymentId + "/refunds")
                 .header("Authorization", "Bearer sk_test_demo")
                 .header("Idempotency-Key", key)
                 .header("Content-Type", "application/json")

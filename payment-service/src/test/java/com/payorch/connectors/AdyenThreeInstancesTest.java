@@ -2,13 +2,10 @@ package com.payorch.connectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.PaymentServiceApplication;
 import com.payorch.fakes.FakeAdyen;
-import com.payorch.testsupport.OwnSchema;
-import com.payorch.testsupport.TestDatabase;
+import com.payorch.testsupport.ServiceInstances;
 import com.payorch.testsupport.TestQueries;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,10 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
 /**
@@ -35,45 +28,24 @@ class AdyenThreeInstancesTest {
     private static final String HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
 
     private final FakeAdyen adyen = new FakeAdyen().acceptKey(API_KEY);
-    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
-    private final List<WebClient> clients = new ArrayList<>();
+    private ServiceInstances instances;
     private TestQueries queries;
 
     @BeforeAll
     void startThreeInstances() {
-        TestDatabase database = TestDatabase.get();
-        for (int i = 0; i < 3; i++) {
-            List<String> arguments = new ArrayList<>(List.of("--server.port=0",
-                    "--payments.allow-development-defaults=true",
-                    "--server.shutdown=immediate",
-                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                    "--spring.r2dbc.username=" + database.username(),
-                    "--spring.r2dbc.password=" + database.password(),
-                    "--spring.flyway.url=" + database.jdbcUrl(),
-                    "--spring.flyway.user=" + database.username(),
-                    "--spring.flyway.password=" + database.password(),
-                    "--payments.db.embedded=false",
-                    "--payments.gateway.sandbox.webhooks=off",
-                    "--payments.merchants.cluster.api-key=sk_test_cluster",
-                    "--payments.merchants.cluster.routing=adyen",
-                    "--payments.merchants.cluster.connectors.adyen.api-key=" + API_KEY,
-                    "--payments.merchants.cluster.connectors.adyen.merchant-account=" + ACCOUNT,
-                    "--payments.merchants.cluster.connectors.adyen.hmac-key=" + HMAC_KEY,
-                    "--payments.connectors.adyen.checkout-url=" + adyen.checkoutUrl()));
-            // Its own schema, so the jobs of other cached test contexts never see these payments.
-            arguments.addAll(OwnSchema.Settings.commandLine("adyen_cluster_tests"));
-            ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
-                    .run(arguments.toArray(String[]::new));
-            instances.add(context);
-            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-            clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
-        }
-        queries = TestQueries.of(instances.get(0));
+        instances = ServiceInstances.start(3, "adyen_cluster_tests", List.of(
+                "--payments.merchants.cluster.api-key=sk_test_cluster",
+                "--payments.merchants.cluster.routing=adyen",
+                "--payments.merchants.cluster.connectors.adyen.api-key=" + API_KEY,
+                "--payments.merchants.cluster.connectors.adyen.merchant-account=" + ACCOUNT,
+                "--payments.merchants.cluster.connectors.adyen.hmac-key=" + HMAC_KEY,
+                "--payments.connectors.adyen.checkout-url=" + adyen.checkoutUrl()));
+        queries = instances.queries();
     }
 
     @AfterAll
     void stop() {
-        instances.forEach(ConfigurableApplicationContext::close);
+        instances.close();
         adyen.close();
     }
 
@@ -86,7 +58,7 @@ class AdyenThreeInstancesTest {
                 .formatted(booking);
 
         List<Integer> statuses = Flux.range(0, 30)
-                .flatMap(i -> clients.get(i % 3).post().uri("/v1/payments")
+                .flatMap(i -> instances.client(i).post().uri("/v1/payments")
                         .header("Authorization", "Bearer sk_test_cluster")
                         .header("Idempotency-Key", key)
                         .header("Content-Type", "application/json")
@@ -104,7 +76,7 @@ class AdyenThreeInstancesTest {
         String batch = FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(Map.of("pspReference", psp,
                 "merchantReference", paymentId, "success", true, "value", 1000L, "currency", "EUR", "reason", "")));
         List<String> answers = Flux.range(0, 30)
-                .flatMap(i -> clients.get(i % 3).post().uri("/v1/webhooks/adyen/cluster")
+                .flatMap(i -> instances.client(i).post().uri("/v1/webhooks/adyen/cluster")
                         .header("Content-Type", "application/json")
                         .bodyValue(batch)
                         .retrieve()

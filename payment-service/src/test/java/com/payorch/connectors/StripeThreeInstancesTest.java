@@ -2,14 +2,11 @@ package com.payorch.connectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.PaymentServiceApplication;
 import com.payorch.fakes.FakeStripe;
-import com.payorch.testsupport.OwnSchema;
-import com.payorch.testsupport.TestDatabase;
+import com.payorch.testsupport.ServiceInstances;
 import com.payorch.testsupport.TestQueries;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,10 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
 /**
@@ -35,44 +28,23 @@ class StripeThreeInstancesTest {
     private static final String WEBHOOK_SECRET = "whsec_FakeClusterEndpointSecretDoNotLog4";
 
     private final FakeStripe stripe = new FakeStripe(0).acceptKey(SECRET_KEY);
-    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
-    private final List<WebClient> clients = new ArrayList<>();
+    private ServiceInstances instances;
     private TestQueries queries;
 
     @BeforeAll
     void startThreeInstances() {
-        TestDatabase database = TestDatabase.get();
-        for (int i = 0; i < 3; i++) {
-            List<String> arguments = new ArrayList<>(List.of("--server.port=0",
-                    "--payments.allow-development-defaults=true",
-                    "--server.shutdown=immediate",
-                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                    "--spring.r2dbc.username=" + database.username(),
-                    "--spring.r2dbc.password=" + database.password(),
-                    "--spring.flyway.url=" + database.jdbcUrl(),
-                    "--spring.flyway.user=" + database.username(),
-                    "--spring.flyway.password=" + database.password(),
-                    "--payments.db.embedded=false",
-                    "--payments.gateway.sandbox.webhooks=off",
-                    "--payments.merchants.cluster.api-key=sk_test_cluster",
-                    "--payments.merchants.cluster.routing=stripe",
-                    "--payments.merchants.cluster.connectors.stripe.secret-key=" + SECRET_KEY,
-                    "--payments.merchants.cluster.connectors.stripe.webhook-secret=" + WEBHOOK_SECRET,
-                    "--payments.connectors.stripe.api-base=" + stripe.baseUrl()));
-            // Its own schema, so the jobs of other cached test contexts never see these payments.
-            arguments.addAll(OwnSchema.Settings.commandLine("stripe_cluster_tests"));
-            ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
-                    .run(arguments.toArray(String[]::new));
-            instances.add(context);
-            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-            clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
-        }
-        queries = TestQueries.of(instances.get(0));
+        instances = ServiceInstances.start(3, "stripe_cluster_tests", List.of(
+                "--payments.merchants.cluster.api-key=sk_test_cluster",
+                "--payments.merchants.cluster.routing=stripe",
+                "--payments.merchants.cluster.connectors.stripe.secret-key=" + SECRET_KEY,
+                "--payments.merchants.cluster.connectors.stripe.webhook-secret=" + WEBHOOK_SECRET,
+                "--payments.connectors.stripe.api-base=" + stripe.baseUrl()));
+        queries = instances.queries();
     }
 
     @AfterAll
     void stop() {
-        instances.forEach(ConfigurableApplicationContext::close);
+        instances.close();
         stripe.close();
     }
 
@@ -85,7 +57,7 @@ class StripeThreeInstancesTest {
                 .formatted(booking);
 
         List<Integer> statuses = Flux.range(0, 30)
-                .flatMap(i -> clients.get(i % 3).post().uri("/v1/payments")
+                .flatMap(i -> instances.client(i).post().uri("/v1/payments")
                         .header("Authorization", "Bearer sk_test_cluster")
                         .header("Idempotency-Key", key)
                         .header("Content-Type", "application/json")
@@ -107,7 +79,7 @@ class StripeThreeInstancesTest {
                 "2025-06-30.basil");
         String signature = FakeStripe.sign(event, WEBHOOK_SECRET, Instant.now().getEpochSecond());
         List<String> outcomes = Flux.range(0, 30)
-                .flatMap(i -> clients.get(i % 3).post().uri("/v1/webhooks/stripe/cluster")
+                .flatMap(i -> instances.client(i).post().uri("/v1/webhooks/stripe/cluster")
                         .header("Stripe-Signature", signature)
                         .header("Content-Type", "application/json")
                         .bodyValue(event)

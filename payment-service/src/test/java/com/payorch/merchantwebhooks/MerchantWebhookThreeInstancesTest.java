@@ -1,9 +1,8 @@
 package com.payorch.merchantwebhooks;
 
+import com.payorch.testsupport.ServiceInstances;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.PaymentServiceApplication;
-import com.payorch.testsupport.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 /**
@@ -29,43 +26,25 @@ class MerchantWebhookThreeInstancesTest {
     private static final String SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
     private static final String SCHEMA = "merchant_webhook_cluster_tests";
 
-    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
     private final MerchantWebhookReceiver receiver = new MerchantWebhookReceiver(SECRET, Duration.ofSeconds(1));
+    private ServiceInstances instances;
     private DatabaseClient db;
 
     @BeforeAll
     void startThreeInstances() {
-        TestDatabase database = TestDatabase.get();
-        for (int i = 0; i < 3; i++) {
-            instances.add(new SpringApplicationBuilder(PaymentServiceApplication.class)
-                    .run("--server.port=0",
-                            "--server.shutdown=immediate",
-                            "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                            "--spring.r2dbc.username=" + database.username(),
-                            "--spring.r2dbc.password=" + database.password(),
-                            "--spring.flyway.url=" + database.jdbcUrl(),
-                            "--spring.flyway.user=" + database.username(),
-                            "--spring.flyway.password=" + database.password(),
-                            "--payments.db.embedded=false",
-                            // A throwaway external database: the shipped development key (sk_test_demo) is fine.
-                            "--payments.allow-development-defaults=true",
-                            "--payments.gateway.sandbox.webhooks=off",
-                            "--payments.merchants.hooks.api-key=sk_test_hooks",
-                            "--payments.merchants.hooks.webhook-url=" + receiver.url(),
-                            "--payments.merchants.hooks.webhook-secret=" + SECRET,
-                            "--payments.merchant-webhooks.poll-interval=PT0.02S",
-                            "--payments.merchant-webhooks.batch-size=3",
-                            "--payments.outbox.poll-interval=PT0.02S",
-                            "--spring.r2dbc.properties.schema=" + SCHEMA,
-                            "--spring.flyway.schemas=" + SCHEMA,
-                            "--spring.flyway.default-schema=" + SCHEMA));
-        }
-        db = instances.get(0).getBean(DatabaseClient.class);
+        instances = ServiceInstances.start(3, SCHEMA, List.of(
+                "--payments.merchants.hooks.api-key=sk_test_hooks",
+                "--payments.merchants.hooks.webhook-url=" + receiver.url(),
+                "--payments.merchants.hooks.webhook-secret=" + SECRET,
+                "--payments.merchant-webhooks.poll-interval=PT0.02S",
+                "--payments.merchant-webhooks.batch-size=3",
+                "--payments.outbox.poll-interval=PT0.02S"));
+        db = instances.context(0).getBean(DatabaseClient.class);
     }
 
     @AfterAll
     void stop() {
-        instances.forEach(ConfigurableApplicationContext::close);
+        instances.close();
         receiver.stop();
     }
 

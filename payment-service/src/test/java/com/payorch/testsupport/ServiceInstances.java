@@ -1,0 +1,73 @@
+package com.payorch.testsupport;
+
+import com.payorch.PaymentServiceApplication;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Several service instances in one test, sharing the test database as separately deployed instances would share
+ * one PostgreSQL: each on a random port, on a schema of the test's own (so the jobs of other cached test contexts
+ * never touch its rows), configured by command-line arguments (which win over application.yml, as they would for a
+ * deployed instance).
+ */
+public final class ServiceInstances implements AutoCloseable {
+
+    private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+    private final List<WebClient> clients = new ArrayList<>();
+
+    private ServiceInstances() {
+    }
+
+    /**
+     * @param schema    the test's own schema
+     * @param arguments the test's own settings, as {@code --key=value}
+     */
+    public static ServiceInstances start(int count, String schema, List<String> arguments) {
+        TestDatabase database = TestDatabase.get();
+        ServiceInstances instances = new ServiceInstances();
+        for (int i = 0; i < count; i++) {
+            List<String> all = new ArrayList<>(List.of("--server.port=0",
+                    "--server.shutdown=immediate",
+                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
+                    "--spring.r2dbc.username=" + database.username(),
+                    "--spring.r2dbc.password=" + database.password(),
+                    "--spring.flyway.url=" + database.jdbcUrl(),
+                    "--spring.flyway.user=" + database.username(),
+                    "--spring.flyway.password=" + database.password(),
+                    "--payments.db.embedded=false",
+                    // A throwaway external database: the shipped development key (sk_test_demo) is fine.
+                    "--payments.allow-development-defaults=true",
+                    "--payments.gateway.sandbox.webhooks=off"));
+            all.addAll(OwnSchema.Settings.commandLine(schema));
+            all.addAll(arguments);
+            ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
+                    .run(all.toArray(String[]::new));
+            instances.contexts.add(context);
+            int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+            instances.clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
+        }
+        return instances;
+    }
+
+    /** The i-th instance's HTTP client (i modulo the number of instances). */
+    public WebClient client(int i) {
+        return clients.get(i % clients.size());
+    }
+
+    public ConfigurableApplicationContext context(int i) {
+        return contexts.get(i);
+    }
+
+    public TestQueries queries() {
+        return TestQueries.of(contexts.get(0));
+    }
+
+    @Override
+    public void close() {
+        contexts.forEach(ConfigurableApplicationContext::close);
+    }
+}
