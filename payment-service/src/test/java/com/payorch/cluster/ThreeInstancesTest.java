@@ -54,15 +54,7 @@ class ThreeInstancesTest {
                 {"bookingId": "%s", "amount": 5000, "currency": "USD", "paymentMethod": "pm_card_ok",
                  "customerEmail": "%s"}""".formatted(booking, email);
 
-        List<Integer> statuses = Flux.range(0, 30)
-                .flatMap(i -> instances.client(i).post().uri("/v1/payments")
-                        .header("Authorization", "Bearer sk_test_demo")
-                        .header("Idempotency-Key", key)
-                        .header("Content-Type", "application/json")
-                        .bodyValue(body)
-                        .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())), 30)
-                .collectList()
-                .block(Duration.ofSeconds(60));
+        List<Integer> statuses = instances.postPaymentConcurrently("sk_test_demo", key, body, 30);
         // 409 only for requests that arrive while the first one is still running: none when the first is quick.
         assertThat(statuses).isSubsetOf(201, 409).contains(201);
         assertThat(queries.count("select count(*) from payments where booking_id = $1", booking)).isEqualTo(1);

@@ -57,15 +57,7 @@ class AdyenThreeInstancesTest {
                 {"bookingId": "%s", "amount": 1000, "currency": "EUR", "paymentMethod": "pm_card_processing_cl"}"""
                 .formatted(booking);
 
-        List<Integer> statuses = Flux.range(0, 30)
-                .flatMap(i -> instances.client(i).post().uri("/v1/payments")
-                        .header("Authorization", "Bearer sk_test_cluster")
-                        .header("Idempotency-Key", key)
-                        .header("Content-Type", "application/json")
-                        .bodyValue(body)
-                        .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())), 30)
-                .collectList()
-                .block(Duration.ofSeconds(60));
+        List<Integer> statuses = instances.postPaymentConcurrently("sk_test_cluster", key, body, 30);
         assertThat(statuses).isSubsetOf(201, 409).contains(201);
         assertThat(queries.count("select count(*) from payments where booking_id = $1", booking)).isEqualTo(1);
         String paymentId = queries.paymentOfBooking(booking);

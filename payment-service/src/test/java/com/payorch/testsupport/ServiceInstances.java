@@ -1,12 +1,14 @@
 package com.payorch.testsupport;
 
 import com.payorch.PaymentServiceApplication;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
 
 /**
  * Several service instances in one test, sharing the test database as separately deployed instances would share
@@ -56,6 +58,22 @@ public final class ServiceInstances implements AutoCloseable {
     /** The i-th instance's HTTP client (i modulo the number of instances). */
     public WebClient client(int i) {
         return clients.get(i % clients.size());
+    }
+
+    /**
+     * The same {@code POST /v1/payments} (one API key, one Idempotency-Key, one body) sent {@code times} times at once,
+     * spread over the instances: the HTTP statuses, in no particular order.
+     */
+    public List<Integer> postPaymentConcurrently(String apiKey, String idempotencyKey, String body, int times) {
+        return Flux.range(0, times)
+                .flatMap(i -> client(i).post().uri("/v1/payments")
+                        .header("Authorization", "Bearer " + apiKey)
+                        .header("Idempotency-Key", idempotencyKey)
+                        .header("Content-Type", "application/json")
+                        .bodyValue(body)
+                        .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())), times)
+                .collectList()
+                .block(Duration.ofSeconds(60));
     }
 
     public ConfigurableApplicationContext context(int i) {
