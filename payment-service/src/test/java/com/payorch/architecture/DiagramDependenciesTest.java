@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The console's life-cycle diagram is drawn from the state machine module's public description of its transitions
- * and from nothing else: no payments, no web, no Spring (the compiler already keeps it to public classes). Kept apart from {@link ArchitectureTest} so the console's
- * own rules can grow there.
+ * and from nothing else: no payments, no web, no Spring (the compiler already keeps it to public classes). Kept apart
+ * from {@link ArchitectureTest} so the console's own rules can grow there.
  */
 class DiagramDependenciesTest {
 

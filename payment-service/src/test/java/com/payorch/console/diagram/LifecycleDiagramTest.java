@@ -47,8 +47,8 @@ class LifecycleDiagramTest {
         assertThat(labelledBy).containsExactly("payment-lifecycle-title", "payment-lifecycle-desc");
         assertThat(elements(svg, "//*[@id='payment-lifecycle-title']")).hasSize(1);
         assertThat(text(svg, "//*[local-name()='desc'][@id='payment-lifecycle-desc']"))
-                .isEqualTo("Current state: COMPLETED. Path taken: created → PENDING → FAILED → PENDING → PROCESSING"
-                        + " → COMPLETED.");
+                .isEqualTo("Current state: COMPLETED. Path taken: created → PENDING → FAILED → PENDING"
+                        + " → PROCESSING → COMPLETED.");
     }
 
     @Test
