@@ -3,6 +3,7 @@ package com.payorch.console.diagram;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -76,13 +77,13 @@ public final class LifecycleDiagram {
         Objects.requireNonNull(currentStatus, "currentStatus");
         Objects.requireNonNull(path, "path");
         if (!layout.contains(currentStatus)) {
-            throw new IllegalArgumentException("Not a state of the " + title.toLowerCase(java.util.Locale.ROOT)
+            throw new IllegalArgumentException("Not a state of the " + title.toLowerCase(Locale.ROOT)
                     + ": " + currentStatus);
         }
         Set<TakenStep> taken = new LinkedHashSet<>(path);
         for (TakenStep step : taken) {
             if (transitions.stream().noneMatch(transition -> isStep(transition, step))) {
-                throw new IllegalArgumentException("Not a transition of the " + title.toLowerCase(java.util.Locale.ROOT)
+                throw new IllegalArgumentException("Not a transition of the " + title.toLowerCase(Locale.ROOT)
                         + ": " + (step.from() == null ? "(created)" : step.from()) + " -> " + step.to());
             }
         }
