@@ -40,8 +40,16 @@ public final class FakeAdyen implements AutoCloseable {
         /** Processed (authorised), then HTTP 500: the saved idempotent result is the authorisation. */
         ERROR_500_AFTER_CHARGE,
         /** HTTP 500 before processing: nothing saved. */
-        ERROR_500_BEFORE_CHARGE
+        ERROR_500_BEFORE_CHARGE,
+        /**
+         * Processed (recorded, the idempotent result saved), then the answer is held for {@link #HOLD}: the window in
+         * which a test kills the service between Adyen's authorisation and the service's commit.
+         */
+        HOLD_AFTER_CHARGE
     }
+
+    /** How long a {@link Failure#HOLD_AFTER_CHARGE} answer is held. */
+    public static final int HOLD = 120_000;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -85,6 +93,11 @@ public final class FakeAdyen implements AutoCloseable {
     public synchronized List<Map<String, Object>> paymentsFor(String reference) {
         return payments.stream().filter(p -> reference.equals(p.get("reference"))).map(LinkedHashMap::new)
                 .map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** Every payment Adyen processed, oldest first. */
+    public synchronized List<Map<String, Object>> payments() {
+        return payments.stream().map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
     }
 
     /** A notification batch with one AUTHORISATION item per entry, each signed with {@code hmacKey} (hex). */
@@ -239,6 +252,10 @@ public final class FakeAdyen implements AutoCloseable {
                 }
                 if (failure == Failure.ERROR_500_AFTER_CHARGE) {
                     return json(500, error(500, "905", "Internal error", "internal"));
+                }
+                if (failure == Failure.HOLD_AFTER_CHARGE) {
+                    return aResponse().withStatus(200).withHeader("Content-Type", "application/json")
+                            .withBody(saved).withFixedDelay(HOLD).build();
                 }
                 return json(200, saved);
             }

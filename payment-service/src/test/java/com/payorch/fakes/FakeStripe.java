@@ -64,8 +64,16 @@ public final class FakeStripe implements AutoCloseable {
         /** 401 as for a revoked key, before anything is executed. */
         UNAUTHORIZED,
         /** The connection is reset after the request was read, charged first. */
-        RESET_AFTER_CHARGE
+        RESET_AFTER_CHARGE,
+        /**
+         * Charged (recorded, the idempotent result saved), then the answer is held for {@link #HOLD}: the window in
+         * which a test kills the service between Stripe's charge and the service's commit.
+         */
+        HOLD_AFTER_CHARGE
     }
+
+    /** How long a {@link Failure#HOLD_AFTER_CHARGE} answer is held. */
+    public static final int HOLD = 120_000;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern INTENT_PATH = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)");
@@ -138,6 +146,11 @@ public final class FakeStripe implements AutoCloseable {
     /** PaymentIntents that took money or are processing, in creation order (declined ones are not charged). */
     public synchronized List<String> chargedIntents() {
         return List.copyOf(charged);
+    }
+
+    /** The PaymentIntent {@code pi_…} as Stripe would show it. */
+    public synchronized Map<String, Object> intent(String intentId) {
+        return new LinkedHashMap<>(intents.get(intentId));
     }
 
     /** How many PaymentIntents were created for this payment (any outcome). */
@@ -445,6 +458,7 @@ public final class FakeStripe implements AutoCloseable {
             }
             return switch (failure) {
                 case TIMEOUT_AFTER_CHARGE -> executed.withFixedDelay(delayMillis).build();
+                case HOLD_AFTER_CHARGE -> executed.withFixedDelay(HOLD).build();
                 case ERROR_500_AFTER_CHARGE -> json(500, error("api_error", null, "An unknown error occurred"));
                 case RESET_AFTER_CHARGE -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
                 default -> executed.build();
