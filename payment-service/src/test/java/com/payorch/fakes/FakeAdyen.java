@@ -53,8 +53,13 @@ public final class FakeAdyen implements AutoCloseable {
          * Processed (recorded, the idempotent result saved), then the answer is held for {@link #HOLD}: the window in
          * which a test kills the service between Adyen's authorisation and the service's commit.
          */
-        HOLD_AFTER_CHARGE
+        HOLD_AFTER_CHARGE,
+        /** Processed (recorded, the idempotent result saved), then the answer comes {@link #LATE} ms late. */
+        TIMEOUT_AFTER_CHARGE
     }
+
+    /** How late a {@link Failure#TIMEOUT_AFTER_CHARGE} answer comes (above the tests' read time-outs). */
+    public static final int LATE = 10_000;
 
     /** How long a {@link Failure#HOLD_AFTER_CHARGE} answer is held. */
     public static final int HOLD = 120_000;
@@ -295,7 +300,8 @@ public final class FakeAdyen implements AutoCloseable {
                     return answer(500, error(500, "000", "An unknown error occurred", "internal", psp), psp,
                             idempotencyKey, 0);
                 }
-                return answer(200, saved, psp, idempotencyKey, failure == Failure.HOLD_AFTER_CHARGE ? HOLD : 0);
+                return answer(200, saved, psp, idempotencyKey, failure == Failure.HOLD_AFTER_CHARGE ? HOLD
+                        : failure == Failure.TIMEOUT_AFTER_CHARGE ? LATE : 0);
             }
         }
     }
