@@ -4,17 +4,15 @@ import com.payorch.jobs.ClaimRelease;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.ApplicationAvailability;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.ReadinessState;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The first thing of a shutdown the load balancer sees: readiness turns false (Spring Boot publishes REFUSING_TRAFFIC
- * when the context starts closing; published here again so it holds however the stop began), then the instance keeps
- * serving for {@code payments.shutdown.readiness-drain} while the balancer notices, and only then lets the web
- * server's graceful shutdown stop accepting connections. Runs after the jobs stopped and their claims were released
+ * The first thing of a shutdown the load balancer sees is readiness turning false: Spring Boot publishes
+ * REFUSING_TRAFFIC as the context starts closing. This lifecycle then keeps the instance serving for
+ * {@code payments.shutdown.readiness-drain} while the balancer notices, and only then lets the web server's graceful
+ * shutdown stop accepting connections. Not pauseable: a paused context (Spring's test context cache pauses idle
+ * ones) is not shutting down. Runs after the jobs stopped and their claims were released
  * ({@link ClaimRelease}), so the drain never delays the hand-over of background work.
  */
 @Component
@@ -25,14 +23,11 @@ class ReadinessDrain implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ReadinessDrain.class);
 
     private final ShutdownProperties properties;
-    private final ApplicationEventPublisher events;
     private final ApplicationAvailability availability;
     private volatile boolean running;
 
-    ReadinessDrain(ShutdownProperties properties, ApplicationEventPublisher events,
-                   ApplicationAvailability availability) {
+    ReadinessDrain(ShutdownProperties properties, ApplicationAvailability availability) {
         this.properties = properties;
-        this.events = events;
         this.availability = availability;
     }
 
@@ -44,14 +39,11 @@ class ReadinessDrain implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        if (availability.getReadinessState() != ReadinessState.REFUSING_TRAFFIC) {
-            AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
-        }
         if (properties.readinessDrain().isZero()) {
             return;
         }
-        log.info("Readiness is down; serving {} more before the web server stops accepting",
-                properties.readinessDrain());
+        log.info("Readiness is {}; serving {} more before the web server stops accepting",
+                availability.getReadinessState(), properties.readinessDrain());
         try {
             Thread.sleep(properties.readinessDrain().toMillis());
         } catch (InterruptedException e) {
@@ -62,6 +54,11 @@ class ReadinessDrain implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public boolean isPauseable() {
+        return false;
     }
 
     @Override

@@ -27,7 +27,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 
 /**
- * SIGTERM to a service JVM under load: requests in flight (held 5 s by a slow Stripe) and requests that arrive while
+ * SIGTERM to a service JVM under load: requests in flight (held 8 s by a slow Stripe) and requests that arrive while
  * readiness is already down all get their normal 201; readiness answers 503 during the drain; the merchant webhook
  * attempts the instance had claimed (their receiver hangs) are released at once, so that another instance delivers
  * them within seconds although their lease is 10 minutes; and the stop logs no force-closing, no error and no stack
@@ -39,7 +39,7 @@ class GracefulShutdownTest {
     private static final String STRIPE_KEY = "sk_test_51FakeShutdownSecretKeyDoNotLog0007";
     private static final String STRIPE_WEBHOOK_SECRET = "whsec_FakeShutdownEndpointSecretDoNotLog7";
     private static final String MERCHANT_WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-    private static final int STRIPE_DELAY_MILLIS = 5000;
+    private static final int STRIPE_DELAY_MILLIS = 8000;
 
     private final FakeStripe stripe = new FakeStripe(0).acceptKey(STRIPE_KEY).delayEveryAnswer(STRIPE_DELAY_MILLIS);
     private final WireMockServer merchant = new WireMockServer(options().dynamicPort());
@@ -67,7 +67,9 @@ class GracefulShutdownTest {
         List<String> settings = List.of(
                 "--server.shutdown=graceful",
                 "--spring.lifecycle.timeout-per-shutdown-phase=20s",
-                "--payments.shutdown.readiness-drain=PT3S",
+                "--payments.shutdown.readiness-drain=PT4S",
+                "--payments.gateway.timeout=PT30S",
+                "--payments.connectors.stripe.read-timeout=PT30S",
                 "--payments.merchants.demo.webhook-url=http://localhost:" + merchant.port() + "/hook",
                 "--payments.merchants.demo.webhook-secret=" + MERCHANT_WEBHOOK_SECRET,
                 "--payments.merchant-webhooks.timeout=PT5M",
@@ -98,7 +100,8 @@ class GracefulShutdownTest {
 
         long sigterm = System.nanoTime();
         service.terminate();
-        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
+        // Well inside the drain, so that the requests below still find the server accepting.
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
                 .until(() -> service.readinessStatus() == 503);
         long readinessDownMillis = (System.nanoTime() - sigterm) / 1_000_000;
         // A load balancer that has not noticed yet still sends requests: they are served too.
