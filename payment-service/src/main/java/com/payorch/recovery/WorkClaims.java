@@ -1,8 +1,8 @@
 package com.payorch.recovery;
 
-import java.time.Duration;
 import com.payorch.jobs.ClaimTokens;
 import com.payorch.jobs.ClaimedWork;
+import java.time.Duration;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
