@@ -12,6 +12,7 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.MicrometerProducerListener;
 import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.kafka.support.ProducerListener;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -47,7 +48,13 @@ class EventStreamConfiguration {
 
     @Bean
     KafkaTemplate<String, String> eventStreamKafkaTemplate(ProducerFactory<String, String> eventStreamProducerFactory) {
-        return new KafkaTemplate<>(eventStreamProducerFactory);
+        KafkaTemplate<String, String> template = new KafkaTemplate<>(eventStreamProducerFactory);
+        // Not the default LoggingProducerListener: it logs every failed send at ERROR with a stack trace and the
+        // record's key and payload (payment data). The outbox relay logs a one-line warning and keeps the error in
+        // events.last_error; the producer's metrics count failures.
+        template.setProducerListener(new ProducerListener<>() {
+        });
+        return template;
     }
 
     @Bean

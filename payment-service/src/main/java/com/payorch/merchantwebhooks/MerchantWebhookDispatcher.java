@@ -1,5 +1,6 @@
 package com.payorch.merchantwebhooks;
 
+import com.payorch.jobs.ClaimTokens;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,11 +35,13 @@ class MerchantWebhookDispatcher {
     private final MerchantWebhookProperties properties;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final ClaimTokens tokens;
     private final AtomicReference<Double> oldestUndelivered = new AtomicReference<>(0.0);
 
     MerchantWebhookDispatcher(WebhookDeliveries deliveries, MerchantWebhookSender sender,
                               MerchantWebhookTargets targets, MerchantWebhookProperties properties, Clock clock,
-                              MeterRegistry meters) {
+                              MeterRegistry meters, ClaimTokens tokens) {
+        this.tokens = tokens;
         this.deliveries = deliveries;
         this.sender = sender;
         this.targets = targets;
@@ -57,7 +60,7 @@ class MerchantWebhookDispatcher {
     }
 
     private Mono<Integer> batch() {
-        UUID token = UUID.randomUUID();
+        UUID token = tokens.next();
         return deliveries.claimDue(token, properties.lease(), properties.batchSize())
                 .flatMap(claimed -> deliver(claimed, token), properties.batchSize())
                 .count()

@@ -2,6 +2,7 @@ package com.payorch.merchantwebhooks;
 
 import com.payorch.events.Event;
 import com.payorch.events.EventType;
+import com.payorch.jobs.ClaimedWork;
 import com.payorch.support.Ids;
 import com.payorch.support.Page;
 import com.payorch.support.PageRequest;
@@ -22,7 +23,7 @@ import reactor.util.retry.Retry;
 
 /** SQL for `webhook_deliveries`: planning, claiming, recording results, listing and redelivering. */
 @Component
-public class WebhookDeliveries {
+public class WebhookDeliveries implements ClaimedWork {
 
     /** A claimed attempt with the event it delivers. */
     record Claimed(Delivery delivery, Event event, Instant firstAttemptAt) {
@@ -178,5 +179,23 @@ public class WebhookDeliveries {
                 row.get("merchant_id", String.class), row.get("attempt", Integer.class),
                 row.get("status", String.class), row.get("response_status", Integer.class),
                 row.get("error", String.class), row.get("at", Instant.class));
+    }
+
+    @Override
+    public String claimedWhat() {
+        return "merchant webhook attempts";
+    }
+
+    /** The attempt stays pending and due: a send cut short by a shutdown may reach the merchant twice (at least once). */
+    @Override
+    public Mono<Long> releaseClaims(UUID lowest, UUID highest) {
+        return db.sql("""
+                        update webhook_deliveries set claimed_by = null, claimed_until = null
+                        where status = 'pending' and claimed_by between :lowest and :highest
+                          and claimed_until > now()""")
+                .bind("lowest", lowest)
+                .bind("highest", highest)
+                .fetch()
+                .rowsUpdated();
     }
 }

@@ -1,5 +1,6 @@
 package com.payorch.outbox;
 
+import com.payorch.jobs.ClaimedWork;
 import io.r2dbc.postgresql.codec.Json;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,7 @@ import reactor.core.publisher.Mono;
  * times come from the database clock so that all instances agree.
  */
 @Component
-class OutboxQueue {
+class OutboxQueue implements ClaimedWork {
 
     private final DatabaseClient db;
 
@@ -143,6 +144,24 @@ class OutboxQueue {
                         from events where dispatched_at is null""")
                 .map(row -> new long[] {row.get("waiting", Long.class), row.get("parked", Long.class)})
                 .one();
+    }
+
+    @Override
+    public String claimedWhat() {
+        return "outbox events";
+    }
+
+    /** Undoes the claim's count of attempts too: an attempt cut short by a shutdown is not a failed one. */
+    @Override
+    public Mono<Long> releaseClaims(UUID lowest, UUID highest) {
+        return db.sql("""
+                        update events set claimed_by = null, claimed_until = null, attempts = greatest(attempts - 1, 0)
+                        where dispatched_at is null and parked_at is null
+                          and claimed_by between :lowest and :highest and claimed_until > now()""")
+                .bind("lowest", lowest)
+                .bind("highest", highest)
+                .fetch()
+                .rowsUpdated();
     }
 
     private static double seconds(Duration duration) {

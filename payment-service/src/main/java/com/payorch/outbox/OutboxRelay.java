@@ -1,6 +1,7 @@
 package com.payorch.outbox;
 
 import com.payorch.events.EventType;
+import com.payorch.jobs.ClaimTokens;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -34,10 +35,12 @@ public class OutboxRelay {
     private final OutboxProperties properties;
     private final OutboxMetrics metrics;
     private final Map<EventType, List<OutboxConsumer>> consumers;
+    private final ClaimTokens tokens;
 
     OutboxRelay(OutboxQueue queue, OutboxProperties properties, OutboxMetrics metrics,
-                ObjectProvider<OutboxConsumer> consumers) {
+                ObjectProvider<OutboxConsumer> consumers, ClaimTokens tokens) {
         this.queue = queue;
+        this.tokens = tokens;
         this.properties = properties;
         this.metrics = metrics;
         this.consumers = consumers.orderedStream()
@@ -77,7 +80,7 @@ public class OutboxRelay {
     }
 
     private Mono<Batch> relayBatch() {
-        UUID token = UUID.randomUUID();
+        UUID token = tokens.next();
         return queue.claim(properties.batchSize(), properties.lease(), token)
                 .collectList()
                 .flatMap(batch -> {

@@ -1,5 +1,7 @@
 package com.payorch.recovery;
 
+import com.payorch.jobs.ClaimTokens;
+import com.payorch.jobs.ClaimedWork;
 import java.time.Duration;
 import java.util.UUID;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -11,13 +13,14 @@ import reactor.core.publisher.Mono;
  * payment at once; a lease that runs out (its holder died) frees the item for the next look.
  */
 @Component
-public class WorkClaims {
+public class WorkClaims implements ClaimedWork {
 
     private final DatabaseClient db;
-    private final UUID instance = UUID.randomUUID();
+    private final UUID instance;
 
-    public WorkClaims(DatabaseClient db) {
+    public WorkClaims(DatabaseClient db, ClaimTokens tokens) {
         this.db = db;
+        this.instance = tokens.next();
     }
 
     /** True when this instance now holds the item for `lease`. */
@@ -36,6 +39,21 @@ public class WorkClaims {
                 .map(row -> true)
                 .one()
                 .defaultIfEmpty(false);
+    }
+
+    @Override
+    public String claimedWhat() {
+        return "work items (recovery)";
+    }
+
+    /** A claim's row means nothing once its lease ran out, so releasing one is deleting it. */
+    @Override
+    public Mono<Long> releaseClaims(UUID lowest, UUID highest) {
+        return db.sql("delete from work_claims where claimed_by between :lowest and :highest and claimed_until > now()")
+                .bind("lowest", lowest)
+                .bind("highest", highest)
+                .fetch()
+                .rowsUpdated();
     }
 
     /**

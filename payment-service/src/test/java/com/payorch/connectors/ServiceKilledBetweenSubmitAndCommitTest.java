@@ -122,7 +122,7 @@ class ServiceKilledBetweenSubmitAndCommitTest {
     private String killWhileThePspHoldsItsAnswer(List<String> settings, String booking, String method,
                                                  ChargedPayment charged) throws Exception {
         String paymentId;
-        try (ServiceJvm service = ServiceJvm.start(SCHEMA, settings, tempDir.resolve("service.log"))) {
+        try (ServiceJvm service = ServiceJvm.start(tempDir.resolve("service.log"), SCHEMA, settings)) {
             CompletableFuture<Integer> request = service.client().post().uri("/v1/payments")
                     .header("Authorization", "Bearer " + MERCHANT_KEY)
                     .header("Idempotency-Key", "key_" + UUID.randomUUID())

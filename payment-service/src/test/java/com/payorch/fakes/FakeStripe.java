@@ -135,6 +135,12 @@ public final class FakeStripe implements AutoCloseable {
         return "http://localhost:" + server.port();
     }
 
+    /** Every answer comes this late (a slow Stripe): keeps requests in flight for tests of shutdown or load. */
+    public FakeStripe delayEveryAnswer(int millis) {
+        server.setGlobalFixedDelay(millis);
+        return this;
+    }
+
     public FakeStripe acceptKey(String secretKey) {
         validKeys.add(secretKey);
         return this;

@@ -1,6 +1,6 @@
 package com.payorch.testsupport;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.payorch.PaymentServiceApplication;
 import java.io.IOException;
@@ -16,17 +16,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
- * The service in a JVM of its own (the test's classpath, {@link ServiceInstances#commandLine} on the test database),
- * so that a test can kill it for real: {@link #kill()} is SIGKILL, no shutdown hook, no transaction finished, no
- * response written. The output goes to a file, shown when the start fails.
+ * The service in a JVM of its own, as deployed (PaymentServiceApplication's main, the test classpath), on the test
+ * database and a schema of the test's own ({@link ServiceInstances#commandLine}): for tests that send it signals. {@link #terminate()} is SIGTERM on Linux
+ * (shutdown hooks run: the graceful path), {@link #kill()} SIGKILL (nothing runs). Output goes to a file.
  */
 public final class ServiceJvm implements AutoCloseable {
 
     private static final Duration START = Duration.ofSeconds(120);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Process process;
     private final Path log;
@@ -38,60 +38,109 @@ public final class ServiceJvm implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts the service and waits until it answers HTTP. */
-    public static ServiceJvm start(String schema, List<String> arguments, Path logFile) {
+    /** Starts it and waits until {@code /actuator/health/readiness} answers 200. */
+    public static ServiceJvm start(Path log, String schema, List<String> arguments) {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:TieredStopAtLevel=1", // a short-lived JVM: start fast rather than run fast
                 "-cp", System.getProperty("java.class.path"),
-                PaymentServiceApplication.class.getName()));
+                PaymentServiceApplication.class.getName(),
+                "--server.port=" + port,
+                "--logging.level.org.springframework.boot=INFO"));
+        // The test database and schema as for in-JVM instances, but the shutdown the service ships with (graceful).
         ServiceInstances.commandLine(schema, arguments).stream()
-                .filter(argument -> !argument.startsWith("--server.port="))
+                .filter(argument -> !argument.startsWith("--server.port=") && !argument.startsWith("--server.shutdown="))
                 .forEach(command::add);
-        command.add("--server.port=" + port);
-        Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ServiceJvm jvm = new ServiceJvm(process, log, port);
+            await().atMost(START).pollInSameThread().until(() -> !process.isAlive() || jvm.readinessStatus() == 200);
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The service JVM exited at start:\n" + jvm.output());
+            }
+            return jvm;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ServiceJvm jvm = new ServiceJvm(process, logFile, port);
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        Awaitility.await().atMost(START).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> !process.isAlive() || http.send(HttpRequest.newBuilder(
-                                URI.create("http://localhost:" + port + "/v1/payments")).GET().build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 401);
-        assertThat(process.isAlive()).as("service JVM output:%n%s", jvm.output()).isTrue();
-        return jvm;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String baseUrl() {
+        return "http://localhost:" + port;
     }
 
     public WebClient client() {
-        return WebClient.builder().baseUrl("http://localhost:" + port).build();
+        return WebClient.builder().baseUrl(baseUrl()).build();
     }
 
-    /** SIGKILL, and waits until the process is gone. */
+    /** The HTTP status of {@code GET /actuator/health/readiness}, or -1 when nothing answers. */
+    public int readinessStatus() {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness"))
+                            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** SIGTERM (Process.destroy on Linux): the JVM runs its shutdown hooks, Spring closes the context. */
+    public void terminate() {
+        process.destroy();
+    }
+
+    /** SIGKILL: the process ends at once, nothing of it runs any more; returns when it is gone. */
     public void kill() {
         process.destroyForcibly();
         try {
             process.onExit().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IllegalStateException("service JVM did not die", e);
+            throw new IllegalStateException("The service JVM did not die", e);
         }
     }
 
+    /** Waits for the process to end; its exit code. */
+    public int awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("The service JVM did not exit within " + timeout + ":\n" + output());
+            }
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Everything the JVM printed so far (stdout and stderr). */
     public String output() {
         try {
             return Files.readString(log);
         } catch (IOException e) {
-            return "(no output: " + e + ")";
+            throw new UncheckedIOException(e);
         }
     }
 
     @Override
     public void close() {
         if (process.isAlive()) {
-            kill();
+            process.destroyForcibly();
+            try {
+                process.waitFor(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
