@@ -5,7 +5,7 @@
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SERVICE_DIR="$(dirname "$BENCH_DIR")"
 REPO_DIR="$(dirname "$SERVICE_DIR")"
-JAR="$SERVICE_DIR/target/payment-service-0.1.0-SNAPSHOT.jar"
+JAR="${BENCH_JAR:-$SERVICE_DIR/target/payment-service-0.1.0-SNAPSHOT.jar}"
 DOC="$REPO_DIR/docs/performance.md"
 MIGRATIONS="$REPO_DIR/db/src/main/resources/db/migration"
 WEBHOOK_SECRET="${BENCH_WEBHOOK_SECRET:-whsec_ND6TizoORtDE/ir/gZloZLqP5sBT2eOENEVdcVM2d9Y=}"
@@ -191,7 +191,7 @@ wait_service_idle() {
     sleep 1
     t1="$(proc_ticks "$SVC_PID")"; n1="$(date +%s%N)"
     IDLE_CPU_PCT="$(awk -v d=$(( t1 - t0 )) -v ns=$(( n1 - n0 )) -v hz="$CLK_TCK" \
-      'BEGIN{printf "%.0f", ns > 0 ? 100 * d / hz / (ns / 1e9) : 0}')"
+      'BEGIN{printf "%.0f", (ns > 0 ? 100 * d / hz / (ns / 1e9) : 0)}')"
     t0="$t1"; n0="$n1"
     if (( IDLE_CPU_PCT < limit )); then calm=$(( calm + 1 )); else calm=0; fi
     (( calm >= 2 )) && break
