@@ -351,7 +351,7 @@ machine_table() {
   mem="$(awk '/^MemTotal:/{printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
   cpu="$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
   jv="$(java -version 2>&1 | head -2 | tr '\n' ' ' | sed 's/ *$//')"
-  pgv="$(sql 'show server_version' 2>/dev/null || echo '?')"
+  pgv="${BENCH_PG_VERSION:-$(sql 'show server_version' 2>/dev/null || echo '?')}"
   commit="$(git -C "$REPO_DIR" rev-parse --short=12 HEAD 2>/dev/null || echo '?')"
   dirty=""
   [[ -n "$(git -C "$REPO_DIR" status --porcelain -- "$SERVICE_DIR/src" "$REPO_DIR/db" "$REPO_DIR/statemachine-config" 2>/dev/null)" ]] \

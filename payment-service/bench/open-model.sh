@@ -148,6 +148,7 @@ timed_start fat
 FAT_START_WALL="$START_WALL_S"; FAT_START_LOG="$START_LOG_S"
 warmup_curve fat
 FAT_FINAL="$CURVE_FINAL"; FAT_T90="$CURVE_T90"; FAT_FIRST="$CURVE_FIRST"; FAT_CTX="$CURVE_CTX"
+BENCH_PG_VERSION="$(sql 'show server_version' 2>/dev/null || echo '?')"
 quiesce
 
 # --- peaks (closed loop, warm) ----------------------------------------------------------------------------------------
