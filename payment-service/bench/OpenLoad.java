@@ -33,7 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code timeline=} optional CSV path for per-second sent/answered/errors/in-flight.
  *
  * <p>Prints one line {@code OPEN_RESULT key=value ...}: requests, achieved rate, latency p50/p90/p99/p999/max in ms
- * (from the intended send time), the same p99 from the actual send time (service time), errors by kind, and the
+ * (from the intended send time, over the successful requests; "-" when none succeeded), the same p99 from the actual send time (service time), errors by kind, and the
  * largest delay of a send behind its schedule (the generator's own lag: if it is large, the generator was starved).
  */
 public class OpenLoad {
@@ -200,11 +200,11 @@ public class OpenLoad {
         int errors = errStatus.get() + errTimeout.get() + errIo.get() + errShed.get() + missing;
         double measuredSeconds = (sendEnd - (start + (long) warmupCount * interval)) / 1e9;
         System.out.printf(java.util.Locale.ROOT,
-                "OPEN_RESULT scenario=%s target_rps=%.1f requests=%d achieved_rps=%.1f p50_ms=%.1f p90_ms=%.1f "
-                        + "p99_ms=%.1f p999_ms=%.1f max_ms=%.1f service_p99_ms=%.1f errors=%d err_status=%d "
+                "OPEN_RESULT scenario=%s target_rps=%.1f requests=%d achieved_rps=%.1f p50_ms=%s p90_ms=%s "
+                        + "p99_ms=%s p999_ms=%s max_ms=%s service_p99_ms=%s errors=%d err_status=%d "
                         + "err_timeout=%d err_io=%d err_shed=%d err_unanswered=%d max_send_behind_ms=%.1f%n",
                 scenario, rate, measured, measured / measuredSeconds, pct(ok, 50), pct(ok, 90), pct(ok, 99),
-                pct(ok, 99.9), ok.length == 0 ? 0 : ok[ok.length - 1] / 1e6, pct(svc, 99), errors,
+                pct(ok, 99.9), pct(ok, 100), pct(svc, 99), errors,
                 errStatus.get(), errTimeout.get(), errIo.get(), errShed.get(), missing, maxBehind / 1e6);
         if (timelinePath != null) {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of(timelinePath)))) {
@@ -218,9 +218,10 @@ public class OpenLoad {
         System.exit(errors > 0 && ok.length == 0 ? 1 : 0);
     }
 
-    private static double pct(long[] sorted, double p) {
-        if (sorted.length == 0) return 0;
+    /** The p-th percentile of the successful requests in ms, or "-" when none succeeded (never a misleading 0). */
+    private static String pct(long[] sorted, double p) {
+        if (sorted.length == 0) return "-";
         int i = (int) Math.ceil(sorted.length * p / 100.0) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6;
+        return String.format(java.util.Locale.ROOT, "%.1f", sorted[Math.max(0, Math.min(sorted.length - 1, i))] / 1e6);
     }
 }
