@@ -225,13 +225,6 @@ backlog_summary() {
       printf "%d %d %.1f %d", mx, last, slope, cm }' "$1"
 }
 
-# drain_seconds <csv> <from s>: seconds after <from> until the outbox backlog and the charges first read 0;
-# "-" when they never did in the samples.
-drain_seconds() {
-  awk -F, -v a="$2" 'NR > 1 && $1 >= a && $2 == 0 && $4 == 0 {printf "%.0f", $1 - a; found = 1; exit}
-    END {if (!found) print "-"}' "$1"
-}
-
 # wait_drained <max s>: until the outbox backlog and the charges are 0 (the sampler keeps recording).
 wait_drained() {
   local deadline=$(( SECONDS + $1 ))
@@ -281,7 +274,12 @@ open_run() {
   j1="$(proc_ticks "$SVC_PID")"; w1="$(now_ms)"
   local run_end
   run_end="$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", (b - a) / 1000}')"
-  wait_drained "$DRAIN_MAX" || log "backlog not drained ${DRAIN_MAX} s after $tag"
+  local drain="-"
+  if wait_drained "$DRAIN_MAX"; then
+    drain="$(awk -v a="$w1" -v b="$(now_ms)" 'BEGIN{printf "%.0f", (b - a) / 1000}')"
+  else
+    log "backlog not drained ${DRAIN_MAX} s after $tag"
+  fi
   sleep 1
   stop_sampler
   line="$(grep '^OPEN_RESULT' "$RAW/open-$tag.txt" | tail -1 || true)"
@@ -295,8 +293,7 @@ open_run() {
   local detail="-"
   (( ${r[errors]:-0} != 0 )) && detail="status=${r[err_status]:-?} timeout=${r[err_timeout]:-?} io=${r[err_io]:-?} shed=${r[err_shed]:-?} unanswered=${r[err_unanswered]:-?}"
   read -r bmax bend bslope cmax <<<"$(backlog_summary "$csv" "$OPEN_WARMUP" "$run_end")"
-  local drain cpu
-  drain="$(drain_seconds "$csv" "$run_end")"
+  local cpu
   read -r ln l50 l99 lmax <<<"$(lag "$t0" "$t1")"
   cpu="$(awk -v d=$(( j1 - j0 )) -v hz="$CLK_TCK" -v a="$w0" -v b="$w1" 'BEGIN{printf "%.0f", 100 * d / hz / ((b - a) / 1000)}')"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
@@ -322,11 +319,16 @@ measure_wrk burst-mixed 64 "$BURST_SECS" mixed.lua
 BURST_RPS="$W_RPS"
 BURST_END="$(awk -v a="$bw0" -v b="$(now_ms)" 'BEGIN{printf "%.1f", (b - a) / 1000}')"
 BURST_DRAINED=1
-wait_drained "$DRAIN_MAX" || BURST_DRAINED=0
+bw1="$(now_ms)"
+BURST_DRAIN="-"
+if wait_drained "$DRAIN_MAX"; then
+  BURST_DRAIN="$(awk -v a="$bw1" -v b="$(now_ms)" 'BEGIN{printf "%.0f", (b - a) / 1000}')"
+else
+  BURST_DRAINED=0
+fi
 sleep 1
 stop_sampler
 read -r BURST_BMAX _ _ BURST_CMAX <<<"$(backlog_summary "$OUT/backlog-burst.csv" 0 100000)"
-BURST_DRAIN="$(drain_seconds "$OUT/backlog-burst.csv" "$BURST_END")"
 # Drain rate: from the backlog's peak to the first zero (or the last sample).
 BURST_RATE="$(awk -F, 'NR > 1 { if ($2 > mx) { mx = $2; tm = $1 } if (mx > 0 && $1 > tm) { last = $1; lv = $2 } if (mx > 0 && $2 == 0 && !z) { z = $1 } }
   END { e = z ? z : last; ev = z ? 0 : lv; printf "%.0f", ((e > tm) ? (mx - ev) / (e - tm) : 0) }' "$OUT/backlog-burst.csv")"
@@ -491,7 +493,7 @@ if [[ "${BENCH_NO_DOC:-0}" != 1 ]]; then
     echo
     echo "### Event-delivery lag and outbox backlog"
     echo
-    echo "Lag = \`events.dispatched_at - events.created_at\` (created by the request's transaction, dispatched when the outbox relay's consumers are done with it) for every event created during the run, read after the backlog drained. The backlog (events not yet dispatched, not parked) and the sandbox charges waiting for settlement were sampled every second into \`backlog-*.csv\`; the trend is the least-squares slope over the second half of the run (about 0: bounded). Drained: seconds after the run until both were zero (\"-\": not within ${DRAIN_MAX} s)."
+    echo "Lag = \`events.dispatched_at - events.created_at\` (created by the request's transaction, dispatched when the outbox relay's consumers are done with it) for every event created during the run, read after the backlog drained. The backlog (events not yet dispatched, not parked) and the sandbox charges waiting for settlement were sampled every second into \`backlog-*.csv\`; the trend is the least-squares slope over the second half of the run (about 0: bounded). Drained: seconds from the end of the run until both were zero (polled every second; \"-\": not within ${DRAIN_MAX} s)."
     echo
     lag_table
     echo
