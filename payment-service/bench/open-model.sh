@@ -3,7 +3,7 @@
 # on 2 cores with the defaults.
 #
 #   payment-service/bench/open-model.sh                  # full run, writes its sections of docs/performance.md
-#   BENCH_QUICK=1 payment-service/bench/open-model.sh    # a try-out in about 5 minutes (figures not meaningful)
+#   BENCH_QUICK=1 payment-service/bench/open-model.sh    # a try-out in about 8 minutes (figures not meaningful)
 #
 # In order, on one fresh service (java -jar, embedded PostgreSQL in a fresh directory, webhooks off, as run.sh):
 #  1. warm-up curve: creates at 32 clients (wrk, closed loop) from the moment the service is healthy, creates/s per
@@ -402,6 +402,7 @@ verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN{
   if (v == "" || v == "-") { print "not measured"; exit }
   ok = (op == "<") ? (v + 0 < t + 0) : (v + 0 == t + 0)
   print (ok ? "**met**" : "**not met**") }'; }
+sum_or_never() { [[ "$2" == never ]] && echo never || awk -v a="$1" -v b="$2" 'BEGIN{printf "%.0f", a + b}'; }
 openval() { awk -F'\t' -v s="$1" -v f="$2" -v k="$3" 'NR > 1 && $1 == s && $2 == f {print $k; exit}' "$OPEN"; }
 
 open_table() {
@@ -522,6 +523,7 @@ if [[ "${BENCH_NO_DOC:-0}" != 1 ]]; then
       echo "| final creates/s (median of the last minute) | $FAT_FINAL | - | $CDS_FINAL |"
       echo "| seconds of load to 90 % of its own final rate | $FAT_T90_SELF | - | $CDS_T90 |"
       echo "| seconds of load to 90 % of the java -jar final rate | $FAT_T90_SELF | - | $CDS_T90_FATREF |"
+      echo "| seconds from launch to 90 % of the java -jar final rate | $(sum_or_never "$FAT_START_WALL" "$FAT_T90_SELF") | - | $(sum_or_never "$CDS_START_WALL" "$CDS_T90_FATREF") |"
       echo "| load1 / other java at the curve's start | $FAT_CTX | - | $CDS_CTX |"
     else
       echo "| start-up, launch to healthy (s) | $FAT_START_WALL | - | - |"
