@@ -12,7 +12,8 @@ import javax.crypto.spec.SecretKeySpec;
  * Pre-signs gateway webhooks for the benchmark, because wrk's LuaJIT has no HMAC. JDK only; run it with
  * {@code java WebhookSigner.java <secret> <in> <out> <id-prefix>}.
  *
- * <p>Input: one payment per line, {@code paymentId TAB amount TAB currency} (psql -At -F tab). Output: one webhook per
+ * <p>Input: one payment per line, {@code paymentId TAB amount TAB currency TAB chargeId} (psql -At -F tab; the chargeId
+ * is the sandbox charge of the payment's latest attempt, which the webhook must name). Output: one webhook per
  * line, {@code webhook-id TAB webhook-timestamp TAB webhook-signature TAB body}, where the body is a
  * {@code payment.succeeded} for that payment and the signature is the Standard Webhooks {@code v1,<base64 HMAC-SHA256>}
  * over {@code <id>.<timestamp>.<body>}, keyed with the base64-decoded part of the {@code whsec_} secret. All lines carry
@@ -41,12 +42,13 @@ public class WebhookSigner {
                     continue;
                 }
                 String[] f = line.split("\t");
-                if (f.length != 3) {
-                    throw new IOException("expected paymentId TAB amount TAB currency, got: " + line);
+                if (f.length != 4) {
+                    throw new IOException("expected paymentId TAB amount TAB currency TAB chargeId, got: " + line);
                 }
                 count++;
                 String id = args[3] + "-" + count;
-                String body = "{\"type\":\"payment.succeeded\",\"data\":{\"paymentId\":\"" + f[0] + "\",\"amount\":"
+                String body = "{\"type\":\"payment.succeeded\",\"data\":{\"paymentId\":\"" + f[0] + "\",\"chargeId\":\""
+                        + f[3].trim() + "\",\"amount\":"
                         + Long.parseLong(f[1].trim()) + ",\"currency\":\"" + f[2].trim() + "\"}}";
                 byte[] signed = (id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8);
                 String signature = "v1," + Base64.getEncoder().encodeToString(mac.doFinal(signed));

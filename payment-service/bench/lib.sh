@@ -5,7 +5,7 @@
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SERVICE_DIR="$(dirname "$BENCH_DIR")"
 REPO_DIR="$(dirname "$SERVICE_DIR")"
-JAR="$SERVICE_DIR/target/payment-service-0.1.0-SNAPSHOT.jar"
+JAR="${BENCH_JAR:-$SERVICE_DIR/target/payment-service-0.1.0-SNAPSHOT.jar}"
 DOC="$REPO_DIR/docs/performance.md"
 MIGRATIONS="$REPO_DIR/db/src/main/resources/db/migration"
 WEBHOOK_SECRET="${BENCH_WEBHOOK_SECRET:-whsec_ND6TizoORtDE/ir/gZloZLqP5sBT2eOENEVdcVM2d9Y=}"
@@ -165,8 +165,9 @@ db_counts() { # payments, webhook receipts, outbox backlog (events not dispatche
 }
 
 # Waits (at most BENCH_QUIESCE_MAX, default 45 s) until the background work a run left behind (outbox relay,
-# sandbox settlement) is done,
-# so it does not run into the next measurement.
+# sandbox settlement) is done, then until the service's own CPU has gone idle (wait_service_idle), so neither
+# runs into the next measurement. An empty backlog is not enough: the JIT and the jobs' last batches can still keep
+# the JVM busy for seconds after the count reached zero.
 quiesce() {
   local deadline=$(( SECONDS + ${BENCH_QUIESCE_MAX:-45} )) c
   while (( SECONDS < deadline )); do
@@ -174,7 +175,40 @@ quiesce() {
     (( c1 + c2 == 0 )) && break
     sleep 0.5
   done
+  wait_service_idle
   sleep "${BENCH_PAUSE:-1}"
+}
+
+# Waits until the service's JVM (utime+stime from /proc/<pid>/stat, sampled every second) has used less than
+# BENCH_IDLE_CPU percent of one core (default 15; the idle service's polling jobs use a few percent) for two
+# seconds in a row, at most BENCH_IDLE_MAX seconds (default 30). Sets IDLE_CPU_PCT (the last one-second reading)
+# and IDLE_WAITED (seconds waited); says so in the log when it gave up.
+wait_service_idle() {
+  local limit="${BENCH_IDLE_CPU:-15}" deadline=$(( SECONDS + ${BENCH_IDLE_MAX:-30} )) began=$SECONDS calm=0
+  local t0 t1 n0 n1
+  t0="$(proc_ticks "$SVC_PID")"; n0="$(date +%s%N)"
+  while true; do
+    sleep 1
+    t1="$(proc_ticks "$SVC_PID")"; n1="$(date +%s%N)"
+    IDLE_CPU_PCT="$(awk -v d=$(( t1 - t0 )) -v ns=$(( n1 - n0 )) -v hz="$CLK_TCK" \
+      'BEGIN{printf "%.0f", (ns > 0 ? 100 * d / hz / (ns / 1e9) : 0)}')"
+    t0="$t1"; n0="$n1"
+    if (( IDLE_CPU_PCT < limit )); then calm=$(( calm + 1 )); else calm=0; fi
+    (( calm >= 2 )) && break
+    if (( SECONDS >= deadline )); then
+      log "the service still used ${IDLE_CPU_PCT} % of a core after ${BENCH_IDLE_MAX:-30} s; measuring anyway"
+      break
+    fi
+  done
+  IDLE_WAITED=$(( SECONDS - began ))
+}
+
+# The shared-machine context of a measurement: "load1 other_java", the 1-minute load average and the number of
+# java processes on the machine besides the service (and besides the pid given as $1, e.g. a load generator).
+machine_context() {
+  local others
+  others="$(pgrep -x java 2>/dev/null | grep -v -x -e "${SVC_PID:-0}" -e "${1:-0}" | wc -l)"
+  echo "$(cut -d' ' -f1 /proc/loadavg) $others"
 }
 
 # --- one measurement ------------------------------------------------------------------------------------------------
@@ -232,6 +266,7 @@ measure_wrk() {
   local note="new payments $(( pay1 - pay0 )); webhook receipts $(( rcp1 - rcp0 )); backlog at end: outbox $obx1, charges $chg1"
   [[ "$scenario" == webhook ]] && note="$note; duplicates $(( W_REQUESTS > rcp1 - rcp0 ? W_REQUESTS - (rcp1 - rcp0) : 0 ))"
   (( obx0 + chg0 > 0 )) && note="$note; backlog at start (disturbs this run): outbox $obx0, charges $chg0"
+  [[ -n "${IDLE_CPU_PCT:-}" ]] && note="$note; service CPU before: ${IDLE_CPU_PCT} % of a core"
   [[ -n "${W_NOTE:-}" ]] && note="$note; $W_NOTE"
   if [[ "$record" == 1 ]]; then
     local heap rss
@@ -263,16 +298,17 @@ prepare_pgbench_db() {
   done
 }
 
-# measure_pgbench <clients> <seconds>: appends a "pgbench" line to RESULTS. Sets W_RPS.
+# measure_pgbench <clients> <seconds> [script in bench/pgbench, default create.sql] [scenario name, default
+# pgbench]: appends a line to RESULTS. Sets W_RPS.
 measure_pgbench() {
-  local clients="$1" secs="$2" jobs=2
+  local clients="$1" secs="$2" script="${3:-create.sql}" name="${4:-pgbench}" jobs=2
   (( clients == 1 )) && jobs=1
-  local raw="$RAW/pgbench-c$clients.txt" logdir="$RAW/pgbench-c$clients-log"
+  local raw="$RAW/$name-c$clients.txt" logdir="$RAW/$name-c$clients-log"
   mkdir -p "$logdir"
   snapshot; local j0=$S_JVM p0=$S_PG b0=$S_BUSY t0=$S_TOTAL w0=$S_T
   times >"$WORK/times0"
   (cd "$logdir" && pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -M prepared -c "$clients" -j "$jobs" \
-    -T "$secs" -f "$BENCH_DIR/pgbench/create.sql" -l --log-prefix=tx pgbench_equiv) >"$raw" 2>&1 || true
+    -T "$secs" -f "$BENCH_DIR/pgbench/$script" -l --log-prefix=tx pgbench_equiv) >"$raw" 2>&1 || true
   times >"$WORK/times1"
   snapshot
   local n failed tps
@@ -282,7 +318,7 @@ measure_pgbench() {
   if [[ -z "$tps" ]]; then
     log "pgbench failed at c=$clients; see $raw"; tail -5 "$raw" >&2
     W_RPS=0
-    results_line pgbench "$clients" "$secs" 0 0 0 0 0 -1 "pgbench failed" 0 0 0 0 0 0 "see $raw"
+    results_line "$name" "$clients" "$secs" 0 0 0 0 0 -1 "pgbench failed" 0 0 0 0 0 0 "see $raw"
     return 0
   fi
   W_RPS="$tps"
@@ -298,14 +334,14 @@ measure_pgbench() {
   local errors="${failed:-0}" detail="-"
   grep -q 'aborted' "$raw" && { errors=$(( errors + 1 )); detail="client(s) aborted, see raw output"; }
   (( errors > 0 )) && [[ "$detail" == "-" ]] && detail="failed transactions $failed"
-  results_line pgbench "$clients" "$secs" "$n" "$tps" "$p50" "$p99" "$pmax" "$errors" "$detail" \
+  results_line "$name" "$clients" "$secs" "$n" "$tps" "$p50" "$p99" "$pmax" "$errors" "$detail" \
     "$(awk -v d=$(( S_JVM - j0 )) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{printf "%.3f", n ? d / hz / n * 1000 : 0}')" \
     "$(awk -v d=$(( S_PG - p0 )) -v n="$n" -v hz="$CLK_TCK" 'BEGIN{printf "%.3f", n ? d / hz / n * 1000 : 0}')" \
     "$(awk -v b=$(( S_BUSY - b0 )) -v t=$(( S_TOTAL - t0 )) 'BEGIN{printf "%.0f", t ? 100 * b / t : 0}')" \
     "$(awk -v a="$lg0" -v b="$lg1" -v w0="$w0" -v w1="$S_T" -v n="$(nproc)" 'BEGIN{printf "%.0f", 100 * (b - a) / (w1 - w0) / n}')" \
-    "$(heap_used_mib)" "$(rss_mib)" "pgbench -M prepared -j $jobs, one transaction = one create"
+    "$(heap_used_mib)" "$(rss_mib)" "pgbench -M prepared -j $jobs, $script, one transaction = one create"
   log "$(printf '%-8s c=%-3s %8.1f tx/s   p50 %6.1f ms  p99 %7.1f ms  max %7.1f ms  failed %s' \
-    pgbench "$clients" "$tps" "$p50" "$p99" "$pmax" "$errors")"
+    "$name" "$clients" "$tps" "$p50" "$p99" "$pmax" "$errors")"
 }
 
 # --- machine and docs -----------------------------------------------------------------------------------------------
@@ -315,7 +351,7 @@ machine_table() {
   mem="$(awk '/^MemTotal:/{printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
   cpu="$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
   jv="$(java -version 2>&1 | head -2 | tr '\n' ' ' | sed 's/ *$//')"
-  pgv="$(sql 'show server_version' 2>/dev/null || echo '?')"
+  pgv="${BENCH_PG_VERSION:-$(sql 'show server_version' 2>/dev/null || echo '?')}"
   commit="$(git -C "$REPO_DIR" rev-parse --short=12 HEAD 2>/dev/null || echo '?')"
   dirty=""
   [[ -n "$(git -C "$REPO_DIR" status --porcelain -- "$SERVICE_DIR/src" "$REPO_DIR/db" "$REPO_DIR/statemachine-config" 2>/dev/null)" ]] \

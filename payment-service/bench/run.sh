@@ -128,7 +128,9 @@ prepare_webhooks() {
     W_RUN="tu$TOPUPS" measure_wrk topup 32 "$secs" create.lua 0
     quiesce
   fi
-  sql "select id, amount, currency from payments p where status = 'PROCESSING' and merchant_id = 'demo'
+  sql "select id, amount, currency,
+         coalesce((select c.id from sandbox_charges c where c.payment_id = p.id order by c.attempt desc limit 1), 'ch_none')
+       from payments p where status = 'PROCESSING' and merchant_id = 'demo'
        and not exists (select 1 from webhook_receipts r where r.payment_id = p.id)
        order by created_at desc" | tr '|' '\t' >"$WORK/webhook-payments.tsv"
   java "$BENCH_DIR/WebhookSigner.java" "$WEBHOOK_SECRET" "$WORK/webhook-payments.tsv" "$WORK/webhooks.tsv" \
