@@ -40,14 +40,20 @@
         });
     }
 
-    source.addEventListener('open', function () { status.textContent = 'Live: changes appear here as they happen.'; });
+    source.addEventListener('open', function () {
+      status.setAttribute('data-state', 'open');
+      status.textContent = 'Live: changes appear here as they happen.';
+    });
     source.addEventListener('changed', function (event) {
       if (event.data !== mark) {
         mark = event.data;
         refresh();
       }
     });
-    source.addEventListener('error', function () { status.textContent = 'Live updates reconnecting…'; });
+    source.addEventListener('error', function () {
+      status.setAttribute('data-state', 'reconnecting');
+      status.textContent = 'Live updates reconnecting…';
+    });
     window.addEventListener('pagehide', function () { source.close(); });
   }
 

@@ -1,0 +1,26 @@
+package com.payorch.console;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Browser tests run only where Debian's chromium and chromedriver are installed; elsewhere they are reported as
+ * skipped, with the command that installs them (never silently passed). {@code .ci/run} installs both.
+ */
+class ChromiumAvailable implements ExecutionCondition {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+            return ConditionEvaluationResult.enabled("chromium and chromedriver found");
+        }
+        return ConditionEvaluationResult.disabled("SKIPPED browser test: " + CHROMIUM + " or " + CHROMEDRIVER
+                + " is missing; install them with: apt-get install -y chromium chromium-driver");
+    }
+}
