@@ -122,6 +122,46 @@ class ConsoleAccessTest extends ApiTest {
     }
 
     @Test
+    void redeliverAndRequeueGoThroughTheirFeaturesOnceEach() {
+        String paymentId = createPayment(unique("bk"), "pm_card_ok");
+        String eventId = db.sql("select id from events where payment_id = $1 order by seq limit 1").bind(0, paymentId)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+        ConsoleSession operator = ConsoleSession.signIn(client, "operator",
+                DevelopmentDefaults.DEVELOPMENT_CONSOLE_PASSWORD);
+
+        // merchant demo has no webhook-url here: refused, nothing queued
+        String confirmRedeliver = operator.page("/console/events/" + eventId + "/confirm?action=redeliver");
+        MultiValueMap<String, String> redeliver = new LinkedMultiValueMap<>();
+        redeliver.add("actionKey", ConsoleSession.actionKey(confirmRedeliver));
+        redeliver.add("back", "/console/payments/" + paymentId);
+        operator.post("/console/events/" + eventId + "/redeliver", redeliver, confirmRedeliver, true)
+                .expectStatus().isSeeOther().expectHeader().location("/console/payments/" + paymentId);
+        assertThat(operator.page("/console/payments/" + paymentId)).contains("Refused:").contains("no webhook-url");
+        assertThat(count("select count(*) from webhook_deliveries where event_id = $1", eventId)).isZero();
+
+        // requeue: the event is parked by hand, requeued once; the same confirmation again does nothing
+        db.sql("update events set parked_at = now(), dispatched_at = null where id = $1").bind(0, eventId)
+                .fetch().rowsUpdated().block(Duration.ofSeconds(10));
+        assertThat(operator.page("/console/attention")).contains(eventId);
+        String confirmRequeue = operator.page("/console/events/" + eventId + "/confirm?action=requeue");
+        MultiValueMap<String, String> requeue = new LinkedMultiValueMap<>();
+        requeue.add("actionKey", ConsoleSession.actionKey(confirmRequeue));
+        operator.post("/console/events/" + eventId + "/requeue", requeue, confirmRequeue, true)
+                .expectStatus().isSeeOther().expectHeader().location("/console/attention");
+        assertThat(operator.page("/console/attention")).contains("Event " + eventId + " requeued.");
+        assertThat(count("select count(*) from events where id = $1 and parked_at is null", eventId)).isEqualTo(1);
+        db.sql("update events set parked_at = now(), dispatched_at = null where id = $1").bind(0, eventId)
+                .fetch().rowsUpdated().block(Duration.ofSeconds(10));
+        operator.post("/console/events/" + eventId + "/requeue", requeue, confirmRequeue, true)
+                .expectStatus().isSeeOther();
+        assertThat(operator.page("/console/attention")).contains("Nothing done twice");
+        assertThat(count("select count(*) from events where id = $1 and parked_at is not null", eventId))
+                .as("the second submit of the same confirmation did not requeue again").isEqualTo(1);
+        db.sql("update events set parked_at = null where id = $1").bind(0, eventId)
+                .fetch().rowsUpdated().block(Duration.ofSeconds(10));
+    }
+
+    @Test
     void theOverviewAndTheAttentionListsRender() {
         ConsoleSession operator = ConsoleSession.signIn(client, "operator",
                 DevelopmentDefaults.DEVELOPMENT_CONSOLE_PASSWORD);
