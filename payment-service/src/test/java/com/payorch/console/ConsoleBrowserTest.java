@@ -93,32 +93,42 @@ class ConsoleBrowserTest extends ApiTest {
         waitForLiveUpdates();
         screenshot("payment");
 
-        // refund in full, through the confirmation step
+        // a refund made elsewhere (here: through the API) appears on the open page without a reload
+        ((JavascriptExecutor) browser).executeScript("window.sameDocument = 'still here';");
+        client.post().uri("/v1/payments/" + paymentId + "/refunds").header("Authorization", "Bearer " + DEMO_KEY)
+                .header("Idempotency-Key", unique("refund")).header("Content-Type", "application/json")
+                .bodyValue("{\"amount\": 2000}").exchange().expectStatus().isCreated();
+        waitFor().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".refund-row"), 1));
+        assertThat(refundStatuses()).isEqualTo("PENDING");
+        assertSameDocument();
+
+        // the rest through the console's confirmation step (empty amount: all that is still refundable)
         browser.findElement(By.id("refund-reason")).sendKeys("requested_by_customer");
         browser.findElement(By.id("refund")).click();
         waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
-        assertThat(browser.findElement(By.cssSelector(".confirm-text")).getText()).contains("everything still refundable")
-                .contains(paymentId);
+        assertThat(browser.findElement(By.cssSelector(".confirm-text")).getText())
+                .contains("everything still refundable (10000 JPY)").contains(paymentId);
         screenshot("confirm-refund");
         browser.findElement(By.id("confirm")).click();
-        waitFor().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".notice"), "Refund re_"));
-        assertThat(refundStatuses()).isEqualTo("PENDING");
+        waitFor().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".notice"),
+                "Refund re_"));
+        assertThat(refundStatuses()).isEqualTo("PENDING,PENDING");
 
-        // the connector settles it while the page stays open: the page changes without a reload
+        // the connector settles both while the page stays open: the page changes without a reload
         ((JavascriptExecutor) browser).executeScript("window.sameDocument = 'still here';");
         waitForLiveUpdates();
-        String refundId = db.sql("select id from refunds where payment_id = $1").bind(0, paymentId)
-                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
-        sendWebhook(unique("msg"), """
-                {"type": "refund.succeeded", "data": {"refundId": "%s", "paymentId": "%s", "chargeId": "%s",
-                 "amount": 12000, "currency": "JPY"}}""".formatted(refundId, paymentId, latestChargeOf(paymentId)))
-                .expectStatus().isOk();
-        waitFor().until(ExpectedConditions.textToBe(By.cssSelector(".refund-status"), "SUCCEEDED"));
+        db.sql("select id, amount from refunds where payment_id = $1").bind(0, paymentId)
+                .map(row -> new Object[] {row.get("id", String.class), row.get("amount", Long.class)})
+                .all().collectList().block(Duration.ofSeconds(10))
+                .forEach(refund -> sendWebhook(unique("msg"), """
+                        {"type": "refund.succeeded", "data": {"refundId": "%s", "paymentId": "%s", "chargeId": "%s",
+                         "amount": %d, "currency": "JPY"}}""".formatted(refund[0], paymentId,
+                        latestChargeOf(paymentId), (Long) refund[1])).expectStatus().isOk());
+        waitFor().until(driver -> refundStatuses().equals("SUCCEEDED,SUCCEEDED"));
         waitFor().until(ExpectedConditions.textToBe(By.id("booking-status"), "CANCELLED"));
-        assertThat(((JavascriptExecutor) browser).executeScript("return window.sameDocument;"))
-                .as("the refund appeared without a reload").isEqualTo("still here");
+        assertSameDocument();
         assertThat(browser.findElement(By.id("amount-refunded")).getText()).isEqualTo("12000 JPY");
-        assertThat(browser.findElements(By.cssSelector("#timeline li[data-kind='refund']"))).hasSize(2);
+        assertThat(browser.findElements(By.cssSelector("#timeline li[data-kind='refund']"))).hasSize(4);
         screenshot("payment-refunded-live");
 
         browser.get(url("/console/attention"));
@@ -142,6 +152,11 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(browser.getPageSource()).doesNotContain("sk_test_other");
         screenshot("not-found");
         signOut();
+    }
+
+    private void assertSameDocument() {
+        assertThat(((JavascriptExecutor) browser).executeScript("return window.sameDocument;"))
+                .as("the change appeared without a reload").isEqualTo("still here");
     }
 
     private void waitForLiveUpdates() {
