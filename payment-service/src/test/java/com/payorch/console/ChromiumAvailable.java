@@ -15,12 +15,24 @@ class ChromiumAvailable implements ExecutionCondition {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
+    private final Path chromium;
+    private final Path chromedriver;
+
+    ChromiumAvailable() {
+        this(CHROMIUM, CHROMEDRIVER);
+    }
+
+    ChromiumAvailable(Path chromium, Path chromedriver) {
+        this.chromium = chromium;
+        this.chromedriver = chromedriver;
+    }
+
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+        if (Files.isExecutable(chromium) && Files.isExecutable(chromedriver)) {
             return ConditionEvaluationResult.enabled("chromium and chromedriver found");
         }
-        return ConditionEvaluationResult.disabled("SKIPPED browser test: " + CHROMIUM + " or " + CHROMEDRIVER
+        return ConditionEvaluationResult.disabled("SKIPPED browser test: " + chromium + " or " + chromedriver
                 + " is missing; install them with: apt-get install -y chromium chromium-driver");
     }
 }
