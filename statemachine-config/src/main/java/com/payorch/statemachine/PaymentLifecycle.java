@@ -1,5 +1,6 @@
 package com.payorch.statemachine;
 
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -13,6 +14,8 @@ public final class PaymentLifecycle {
     private final CachedTransitions<LifecycleState, PaymentEvent, PaymentStatus> transitions = new CachedTransitions<>(
             LifecycleState.class, PaymentEvent.class, PaymentStateMachineDefinition.newFactory(),
             LifecycleState::toStatus);
+    private final List<LifecycleTransition> defined = DefinedTransitions.of(
+            PaymentStateMachineDefinition.newFactory(), LifecycleState::toStatus);
 
     /**
      * @param from  the current status, or {@code null} when the payment does not exist yet
@@ -22,5 +25,13 @@ public final class PaymentLifecycle {
     public Mono<PaymentStatus> next(@Nullable PaymentStatus from, PaymentEvent event) {
         Objects.requireNonNull(event, "event");
         return transitions.next(LifecycleState.of(from), event);
+    }
+
+    /**
+     * The transitions of the payment state machine, read from its definition in declaration order, for drawing the
+     * life cycle (the console's diagram). The creation step has a {@code null} source.
+     */
+    public List<LifecycleTransition> transitions() {
+        return defined;
     }
 }

@@ -1,0 +1,53 @@
+package com.payorch.statemachine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transitions read out of the definitions (for drawing the life cycle) are exactly the hand-written tables, in
+ * declaration order, and agree with what the machines answer.
+ */
+class LifecycleTransitionsTest {
+
+    @Test
+    void paymentTransitionsAreTheDefinitionsTable() {
+        assertThat(new PaymentLifecycle().transitions()).containsExactly(
+                new LifecycleTransition(null, "CREATE", "PENDING"),
+                new LifecycleTransition("PENDING", "SUBMIT", "PROCESSING"),
+                new LifecycleTransition("PENDING", "FAIL", "FAILED"),
+                new LifecycleTransition("PROCESSING", "SUCCEED", "COMPLETED"),
+                new LifecycleTransition("PROCESSING", "FAIL", "FAILED"),
+                new LifecycleTransition("FAILED", "RETRY", "PENDING"));
+    }
+
+    @Test
+    void refundTransitionsAreTheDefinitionsTable() {
+        assertThat(new RefundLifecycle().transitions()).containsExactly(
+                new LifecycleTransition(null, "CREATE", "PENDING"),
+                new LifecycleTransition("PENDING", "SUCCEED", "SUCCEEDED"),
+                new LifecycleTransition("PENDING", "FAIL", "FAILED"));
+    }
+
+    /** The description and the decisions come from the same definition: every allowed row of the table is listed. */
+    @Test
+    void everyAllowedPaymentTransitionIsDescribedAndNoOther() {
+        List<LifecycleTransition> allowed = TransitionTable.rows()
+                .filter(row -> row.expected() != null)
+                .map(row -> new LifecycleTransition(row.from() == null ? null : row.from().name(),
+                        row.event().name(), row.expected().name()))
+                .toList();
+        assertThat(new PaymentLifecycle().transitions()).containsExactlyInAnyOrderElementsOf(allowed);
+    }
+
+    @Test
+    void theListCannotBeChangedByACaller() {
+        List<LifecycleTransition> transitions = new PaymentLifecycle().transitions();
+        assertThatThrownBy(() -> transitions.add(new LifecycleTransition("COMPLETED", "RETRY", "PENDING")))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(transitions.get(0).isInitial()).isTrue();
+        assertThat(transitions.get(1).isInitial()).isFalse();
+    }
+}
