@@ -66,7 +66,8 @@ class ConsoleAccessTest extends ApiTest {
                 .substring("/v1/payments/".length());
         ConsoleSession demoOnly = ConsoleSession.signIn(client, "demo-only", DEMO_ONLY_PASSWORD);
 
-        assertThat(demoOnly.page("/console/payments/" + own)).contains(own).doesNotContain(DEMO_KEY);
+        assertThat(demoOnly.page("/console/payments/" + own)).contains(own).doesNotContain(DEMO_KEY)
+                .contains("<svg").contains("data-state=\"PROCESSING\"");
         String notFound = demoOnly.get("/console/payments/" + foreign).expectStatus().isNotFound()
                 .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML)
                 .expectBody(String.class).returnResult().getResponseBody();

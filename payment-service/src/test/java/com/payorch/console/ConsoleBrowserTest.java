@@ -182,8 +182,15 @@ class ConsoleBrowserTest extends ApiTest {
 
     /** The diagram's current state is the payment's; the path taken is drawn on it. */
     private void assertDiagramShows(String status) {
-        WebElement diagram = browser.findElement(By.id("diagram"));
-        assertThat(diagram.getText()).contains(status);
+        WebElement svg = browser.findElement(By.cssSelector("#diagram svg[role='img']"));
+        assertThat(svg.findElements(By.cssSelector("g.state.current"))).singleElement()
+                .satisfies(current -> assertThat(current.getDomAttribute("data-state")).isEqualTo(status));
+        assertThat(svg.findElements(By.cssSelector("g.state")).stream().map(g -> g.getDomAttribute("data-state")))
+                .contains("PENDING", "PROCESSING", "COMPLETED", "FAILED");
+        assertThat(svg.findElements(By.cssSelector(".transition.taken")).stream()
+                .map(t -> t.getDomAttribute("data-from") + ">" + t.getDomAttribute("data-to")))
+                .contains("PENDING>PROCESSING", "PROCESSING>COMPLETED")
+                .doesNotContain("PROCESSING>FAILED", "FAILED>PENDING");
     }
 
     private String refundStatuses() {

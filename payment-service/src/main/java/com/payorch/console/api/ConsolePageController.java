@@ -123,6 +123,7 @@ public class ConsolePageController {
                         .modelAttribute("d", dossier)
                         .modelAttribute("p", dossier.payment().payment())
                         .modelAttribute("mark", mark)
+                        .modelAttribute("diagram", PaymentPageDiagram.svg(dossier))
                         .build()))
                 .switchIfEmpty(Mono.fromSupplier(() -> notFound("payment " + paymentId)));
     }
@@ -136,6 +137,7 @@ public class ConsolePageController {
                         .modelAttribute("d", dossier)
                         .modelAttribute("p", dossier.payment().payment())
                         .modelAttribute("mark", mark)
+                        .modelAttribute("diagram", PaymentPageDiagram.svg(dossier))
                         .build()))
                 .switchIfEmpty(Mono.fromSupplier(() -> notFound("payment " + paymentId)));
     }
