@@ -27,7 +27,9 @@
           var fresh = holder.querySelector('#live');
           if (fresh) {
             var focused = document.activeElement && document.activeElement.id;
+            var typed = typedValues(live);
             live.innerHTML = fresh.innerHTML;
+            restoreValues(live, typed);
             live.setAttribute('data-mark', fresh.getAttribute('data-mark'));
             if (focused && document.getElementById(focused)) { document.getElementById(focused).focus(); }
             status.textContent = 'Updated at ' + new Date().toISOString().substring(11, 19) + ' UTC.';
@@ -55,6 +57,22 @@
       status.textContent = 'Live updates reconnecting…';
     });
     window.addEventListener('pagehide', function () { source.close(); });
+  }
+
+  // What the operator has typed into the live part's forms (by field id), so an update never wipes it.
+  function typedValues(root) {
+    var typed = {};
+    Array.prototype.forEach.call(root.querySelectorAll('input[id], select[id], textarea[id]'), function (field) {
+      if (field.type !== 'hidden' && field.value !== field.defaultValue) { typed[field.id] = field.value; }
+    });
+    return typed;
+  }
+
+  function restoreValues(root, typed) {
+    Object.keys(typed).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && root.contains(field)) { field.value = typed[id]; }
+    });
   }
 
   function oneSubmitPerForm() {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -86,8 +87,8 @@ class ConsoleBrowserTest extends ApiTest {
         screenshot("payments");
         browser.findElement(By.cssSelector("a.payment-link")).click();
         waitFor().until(ExpectedConditions.textToBe(By.id("payment-id"), paymentId));
-        assertThat(browser.findElement(By.id("payment-status")).getText()).isEqualTo("COMPLETED");
-        assertThat(browser.findElement(By.id("booking-status")).getText()).isEqualTo("ACTIVE");
+        assertThat(text("#payment-status")).isEqualTo("COMPLETED");
+        assertThat(text("#booking-status")).isEqualTo("ACTIVE");
         assertDiagramShows("COMPLETED");
         assertThat(browser.getPageSource()).doesNotContain(DEMO_KEY);
         waitForLiveUpdates();
@@ -98,13 +99,14 @@ class ConsoleBrowserTest extends ApiTest {
         client.post().uri("/v1/payments/" + paymentId + "/refunds").header("Authorization", "Bearer " + DEMO_KEY)
                 .header("Idempotency-Key", unique("refund")).header("Content-Type", "application/json")
                 .bodyValue("{\"amount\": 2000}").exchange().expectStatus().isCreated();
-        waitFor().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector(".refund-row"), 1));
+        waitFor().until(driver -> count(".refund-row") == 1);
         assertThat(refundStatuses()).isEqualTo("PENDING");
         assertSameDocument();
 
         // the rest through the console's confirmation step (empty amount: all that is still refundable)
-        browser.findElement(By.id("refund-reason")).sendKeys("requested_by_customer");
-        browser.findElement(By.id("refund")).click();
+        // (the page may refresh its live part meanwhile: what was typed stays, a stale element is found again)
+        onLivePage(() -> browser.findElement(By.id("refund-reason")).sendKeys("requested_by_customer"));
+        onLivePage(() -> browser.findElement(By.id("refund")).click());
         waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
         assertThat(browser.findElement(By.cssSelector(".confirm-text")).getText())
                 .contains("everything still refundable (10000 JPY)").contains(paymentId);
@@ -125,10 +127,10 @@ class ConsoleBrowserTest extends ApiTest {
                          "amount": %d, "currency": "JPY"}}""".formatted(refund[0], paymentId,
                         latestChargeOf(paymentId), (Long) refund[1])).expectStatus().isOk());
         waitFor().until(driver -> refundStatuses().equals("SUCCEEDED,SUCCEEDED"));
-        waitFor().until(ExpectedConditions.textToBe(By.id("booking-status"), "CANCELLED"));
+        waitFor().until(driver -> text("#booking-status").equals("CANCELLED"));
         assertSameDocument();
-        assertThat(browser.findElement(By.id("amount-refunded")).getText()).isEqualTo("12000 JPY");
-        assertThat(browser.findElements(By.cssSelector("#timeline li[data-kind='refund']"))).hasSize(4);
+        assertThat(text("#amount-refunded")).isEqualTo("12000 JPY");
+        assertThat(count("#timeline li[data-kind='refund']")).isEqualTo(4);
         screenshot("payment-refunded-live");
 
         browser.get(url("/console/attention"));
@@ -152,6 +154,19 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(browser.getPageSource()).doesNotContain("sk_test_other");
         screenshot("not-found");
         signOut();
+    }
+
+    private static void onLivePage(Runnable interaction) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                interaction.run();
+                return;
+            } catch (StaleElementReferenceException replacedMeanwhile) {
+                if (attempt == 3) {
+                    throw replacedMeanwhile;
+                }
+            }
+        }
     }
 
     private void assertSameDocument() {
@@ -182,24 +197,55 @@ class ConsoleBrowserTest extends ApiTest {
 
     /** The diagram's current state is the payment's; the path taken is drawn on it. */
     private void assertDiagramShows(String status) {
-        WebElement svg = browser.findElement(By.cssSelector("#diagram svg[role='img']"));
-        assertThat(svg.findElements(By.cssSelector("g.state.current"))).singleElement()
-                .satisfies(current -> assertThat(current.getDomAttribute("data-state")).isEqualTo(status));
-        assertThat(svg.findElements(By.cssSelector("g.state")).stream().map(g -> g.getDomAttribute("data-state")))
+        assertThat(count("#diagram svg[role='img']")).isEqualTo(1);
+        assertThat(attributes("#diagram g.state.current", "data-state")).containsExactly(status);
+        assertThat(attributes("#diagram g.state", "data-state"))
                 .contains("PENDING", "PROCESSING", "COMPLETED", "FAILED");
-        assertThat(svg.findElements(By.cssSelector(".transition.taken")).stream()
-                .map(t -> t.getDomAttribute("data-from") + ">" + t.getDomAttribute("data-to")))
+        assertThat(attributes("#diagram .transition.taken", "data-from", "data-to"))
                 .contains("PENDING>PROCESSING", "PROCESSING>COMPLETED")
                 .doesNotContain("PROCESSING>FAILED", "FAILED>PENDING");
     }
 
+    // The live page replaces its sections while the test reads them: each read is one script, never a stale element.
+
     private String refundStatuses() {
-        return String.join(",", browser.findElements(By.cssSelector(".refund-status")).stream()
-                .map(WebElement::getText).toList());
+        return String.join(",", attributes(".refund-status", "textContent"));
+    }
+
+    private static String text(String selector) {
+        Object text = ((JavascriptExecutor) browser).executeScript(
+                "var e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", selector);
+        return text == null ? "" : (String) text;
+    }
+
+    private static long count(String selector) {
+        return (Long) ((JavascriptExecutor) browser).executeScript(
+                "return document.querySelectorAll(arguments[0]).length;", selector);
+    }
+
+    /** Per element: the named attributes (or {@code textContent}) joined with '>'. */
+    @SuppressWarnings("unchecked")
+    private static java.util.List<String> attributes(String selector, String... names) {
+        return (java.util.List<String>) ((JavascriptExecutor) browser).executeScript("""
+                var names = Array.prototype.slice.call(arguments, 1);
+                return Array.from(document.querySelectorAll(arguments[0])).map(function (e) {
+                  return names.map(function (n) {
+                    return n === 'textContent' ? e.textContent.trim() : e.getAttribute(n);
+                  }).join('>');
+                });""", prepend(selector, names));
+    }
+
+    private static Object[] prepend(String first, String[] rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
     }
 
     private WebDriverWait waitFor() {
-        return new WebDriverWait(browser, Duration.ofSeconds(15));
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
     }
 
     private String url(String path) {
