@@ -41,7 +41,8 @@ import reactor.core.scheduler.Scheduler;
  *       `RedirectShopper`, `IdentifyShopper`, `ChallengeShopper` → FAILED `authentication_required` (no 3-D
  *       Secure flows); `Received`, `Pending` and the rest → PROCESSING; `Error` → ambiguous.</li>
  *   <li>connection refused, unknown host → {@link GatewayUnavailableException}; HTTP 401, 403, 400, 422
- *       (validation) → {@link ConnectorRefusedException}; time-out, 5xx, anything else → ambiguous.</li>
+ *       (validation) → {@link ConnectorRefusedException}; 422 `704` (a request with the same key in progress),
+ *       time-out, 5xx, anything else → ambiguous.</li>
  *   <li>{@link #find}: Checkout has no look-up of a payment; it answers empty, and what became of an attempt is
  *       learnt from its notification or from resubmitting with the same key (which cannot charge twice).</li>
  * </ul>
@@ -218,6 +219,21 @@ public final class AdyenGateway implements PaymentGateway {
         });
     }
 
+    /**
+     * Adyen's error code for "request already processed or in progress": a 422 that is not a validation refusal but
+     * a concurrent request with the same Idempotency-Key, so nothing definite.
+     */
+    static final String REQUEST_IN_PROGRESS = "704";
+
+    private static @Nullable String errorCode(ApiException api) {
+        if (api.getError() != null && api.getError().getErrorCode() != null) {
+            return api.getError().getErrorCode();
+        }
+        String body = api.getResponseBody();
+        return body != null && body.replace(" ", "").contains("\"errorCode\":\"" + REQUEST_IN_PROGRESS + "\"")
+                ? REQUEST_IN_PROGRESS : null;
+    }
+
     /** Adyen's failure in the port's words; the message names the payment and the HTTP status, never a key. */
     static GatewayException translate(ChargeRequest request, Exception e) {
         String about = "Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt();
@@ -226,6 +242,11 @@ public final class AdyenGateway implements PaymentGateway {
         }
         if (e instanceof ApiException api) {
             int status = api.getStatusCode();
+            if (status == 422 && REQUEST_IN_PROGRESS.equals(errorCode(api))) {
+                // Another request with this Idempotency-Key is still being processed: it may yet charge.
+                return new GatewayException(about + ": HTTP 422 " + REQUEST_IN_PROGRESS
+                        + " (a request with this key is in progress), outcome unknown");
+            }
             if (status == 400 || status == 401 || status == 403 || status == 422) {
                 return new ConnectorRefusedException(about + ": refused with HTTP " + status + ", not charged");
             }

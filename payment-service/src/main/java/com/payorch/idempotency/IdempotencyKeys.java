@@ -5,8 +5,11 @@ import tools.jackson.databind.ObjectMapper;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import com.payorch.support.SqlPart;
+import org.springframework.r2dbc.core.Parameter;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -44,6 +47,38 @@ public class IdempotencyKeys {
                 // The row can vanish between the insert and the select (a refused request deletes its key): go again.
                 .repeatWhenEmpty(3, attempts -> attempts)
                 .switchIfEmpty(Mono.error(() -> inProgress(1)));
+    }
+
+    /**
+     * For a request whose key was just found to exist: a finished key with the same fingerprint is replayed, and
+     * another fingerprint refused (422), from one plain read (both are final until the key expires); anything else
+     * (in progress, to take over, expired, vanished) goes through {@link #acquire}.
+     */
+    public Mono<KeyAcquisition> acquireExisting(IdempotentRequest request) {
+        return db.sql("""
+                        select fingerprint, recovery_point, payment_id, refund_id,
+                               coalesce(locked_until > now(), false) as locked,
+                               greatest(1, ceil(extract(epoch from (locked_until - now()))))::int as lock_seconds_left,
+                               expires_at <= now() as expired,
+                               response_status, response_headers, response_body
+                        from idempotency_keys
+                        where merchant_id = :merchant and idempotency_key = :key""")
+                .bind("merchant", request.merchantId())
+                .bind("key", request.key())
+                .map(this::existingKey)
+                .one()
+                .flatMap(existing -> {
+                    if (existing.expired()) {
+                        return Mono.<KeyAcquisition>empty();
+                    }
+                    if (!existing.fingerprint().equals(request.fingerprint())) {
+                        return Mono.<KeyAcquisition>error(new IdempotencyKeyReused());
+                    }
+                    return existing.recoveryPoint() == RecoveryPoint.FINISHED
+                            ? Mono.<KeyAcquisition>just(new KeyAcquisition.Replay(existing.response().asReplay()))
+                            : Mono.<KeyAcquisition>empty();
+                })
+                .switchIfEmpty(Mono.defer(() -> acquire(request)));
     }
 
     private Mono<KeyAcquisition> insertNew(IdempotentRequest request, UUID owner) {
@@ -141,6 +176,58 @@ public class IdempotencyKeys {
                 .bind("key", request.key())
                 .then()
                 .thenReturn(new KeyAcquisition.Claimed(new KeyClaim(request, owner, RecoveryPoint.STARTED, null)));
+    }
+
+    /**
+     * A data-modifying CTE part for a create's first statement: claims a new key directly at PAYMENT_CREATED for
+     * {@code paymentId}, locked by {@code owner}. The CTE {@code cteName} yields one row when the key was new and none
+     * when it exists (then the caller's statement must write nothing and the request takes {@link #acquire}'s path).
+     * The primary key serialises concurrent duplicates: the second waits for the first statement's commit, then
+     * finds the key. Nothing is committed when the statement fails, so a refusal leaves no key behind.
+     */
+    public SqlPart claimNewPart(String cteName, IdempotentRequest request, UUID owner, String paymentId) {
+        Map<String, Parameter> values = new HashMap<>();
+        values.put("keyMerchant", Parameter.from(request.merchantId()));
+        values.put("keyKey", Parameter.from(request.key()));
+        values.put("keyFingerprint", Parameter.from(request.fingerprint()));
+        values.put("keyMethod", Parameter.from(request.method()));
+        values.put("keyPath", Parameter.from(request.path()));
+        values.put("keyPayment", Parameter.from(paymentId));
+        values.put("keyOwner", Parameter.from(owner));
+        values.put("keyLockSeconds", Parameter.from(seconds(properties.lockTimeout())));
+        values.put("keyRetentionSeconds", Parameter.from(seconds(properties.retention())));
+        return new SqlPart(cteName + " as (" + """
+                insert into idempotency_keys (merchant_id, idempotency_key, fingerprint, request_method,
+                    request_path, recovery_point, payment_id, locked_by, locked_until, created_at, expires_at)
+                values (:keyMerchant, :keyKey, :keyFingerprint, :keyMethod, :keyPath, 'PAYMENT_CREATED', :keyPayment,
+                    :keyOwner, now() + make_interval(secs => :keyLockSeconds), now(),
+                    now() + make_interval(secs => :keyRetentionSeconds))
+                on conflict (merchant_id, idempotency_key) do nothing
+                returning 1 as key_claimed)""", values);
+    }
+
+    /**
+     * A data-modifying CTE part that does what {@link #finish} does, once for each row of the CTE {@code fromCte}
+     * (a caller's check that its own change may go ahead), inside the caller's single statement. The CTE
+     * {@code cteName} yields one row when the response was stored, none when {@code fromCte} was empty or the claim
+     * was lost (the caller tells the two apart, and writes nothing of its own unless this CTE yielded a row).
+     */
+    public SqlPart finishPart(String cteName, String fromCte, KeyClaim claim, StoredResponse response) {
+        Map<String, Parameter> values = new HashMap<>();
+        values.put("keyStatus", Parameter.from(response.status()));
+        values.put("keyHeaders", Parameter.from(Json.of(toJson(response.headers()))));
+        values.put("keyBody", Parameter.from(ByteBuffer.wrap(response.body())));
+        values.put("keyMerchant", Parameter.from(claim.request().merchantId()));
+        values.put("keyKey", Parameter.from(claim.request().key()));
+        values.put("keyOwner", Parameter.from(claim.owner()));
+        return new SqlPart(cteName + " as (" + """
+                update idempotency_keys
+                    set recovery_point = 'FINISHED', response_status = :keyStatus, response_headers = :keyHeaders,
+                        response_body = :keyBody, locked_by = null, locked_until = null
+                    where merchant_id = :keyMerchant and idempotency_key = :keyKey and locked_by = :keyOwner
+                      and exists (select 1 from\s""" + fromCte + """
+                )
+                    returning 1 as key_finished)""", values);
     }
 
     /** Records that the payment row is committed; runs inside the caller's transaction. */

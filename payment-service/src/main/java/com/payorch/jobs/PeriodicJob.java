@@ -2,13 +2,17 @@ package com.payorch.jobs;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import reactor.core.Disposable;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -21,6 +25,10 @@ import reactor.core.scheduler.Schedulers;
  * <p>Declare one as a bean: it starts once the application context is refreshed and the web server runs (its
  * default phase comes after the server's), and stops when the context closes, cancelling a run in progress. A run
  * that fails is logged and the loop goes on; {@code work} is called afresh for every run.
+ *
+ * <p>{@link #wake()} cuts the current wait short (a run in progress is followed at once by another), so a job
+ * with new work need not wait for its interval, which stays the fallback; {@link WorkNotifications} wakes the jobs
+ * that declared a {@link #wakesOn topic} when PostgreSQL notifies it.
  */
 public final class PeriodicJob implements SmartLifecycle {
 
@@ -31,6 +39,11 @@ public final class PeriodicJob implements SmartLifecycle {
     private final Duration interval;
     private final Supplier<? extends Mono<?>> work;
     private final AtomicLong completedRuns = new AtomicLong();
+    private final AtomicBoolean wakeRequested = new AtomicBoolean();
+
+    private volatile Sinks.@Nullable One<Boolean> waiting;
+    private volatile @Nullable String topic;
+    private volatile Duration wakeDelay = Duration.ZERO;
 
     private volatile Scheduler timer;
     private volatile Disposable loop;
@@ -53,6 +66,51 @@ public final class PeriodicJob implements SmartLifecycle {
         return interval;
     }
 
+    /**
+     * Declares that a PostgreSQL notification with payload {@code topic} (see {@link WorkNotifications}) means new
+     * work for this job, due {@code delay} later: the job is then woken that much later.
+     */
+    public PeriodicJob wakesOn(String topic, Duration delay) {
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.wakeDelay = requireNotNegative(delay, "delay");
+        return this;
+    }
+
+    /** The notification payload that wakes this job, if any. */
+    public Optional<String> wakeTopic() {
+        return Optional.ofNullable(topic);
+    }
+
+    /** How long after its notification the job's work is due. */
+    public Duration wakeDelay() {
+        return wakeDelay;
+    }
+
+    /**
+     * Runs the job now instead of at the end of its current wait; during a run, the next one starts as soon as it
+     * ends. Wakes that come together make one run. Does nothing before the start or after the stop.
+     */
+    public void wake() {
+        wakeRequested.set(true);
+        Sinks.One<Boolean> current = waiting;
+        if (current != null) {
+            current.tryEmitValue(true);
+        }
+    }
+
+    /** {@link #wake()} after {@code delay} (on this job's timer; a stopped job ignores it). */
+    public void wakeAfter(Duration delay) {
+        Scheduler thread = timer;
+        if (thread == null) {
+            return;
+        }
+        if (delay.isZero() || delay.isNegative()) {
+            wake();
+            return;
+        }
+        Mono.delay(delay, thread).subscribe(tick -> wake(), e -> { });
+    }
+
     /** Runs that ended (successfully or not) since the start: lets tests and probes see that the job is alive. */
     public long completedRuns() {
         return completedRuns.get();
@@ -65,10 +123,24 @@ public final class PeriodicJob implements SmartLifecycle {
         }
         Scheduler thread = Schedulers.newSingle("job-" + name, true);
         timer = thread;
-        loop = Mono.delay(initialDelay, thread)
-                .then(Mono.defer(this::runOnce).then(Mono.delay(interval, thread)).repeat().then())
+        loop = pause(thread, initialDelay)
+                .then(Mono.defer(this::runOnce).then(Mono.defer(() -> pause(thread, interval))).repeat().then())
                 .subscribe(null, e -> log.error("Job {} stopped unexpectedly: {}", name, e.toString(), e));
         log.debug("Job {} started: every {} after a first wait of {}", name, interval, initialDelay);
+    }
+
+    /** A wait before a run: {@code length}, or less when woken; a wake during the previous run skips it. */
+    private Mono<Void> pause(Scheduler thread, Duration length) {
+        Sinks.One<Boolean> wake = Sinks.one();
+        waiting = wake;
+        if (wakeRequested.getAndSet(false)) {
+            waiting = null;
+            return Mono.empty().publishOn(thread).then();
+        }
+        return Mono.firstWithSignal(Mono.delay(length, thread).then(),
+                        wake.asMono().doOnNext(woken -> wakeRequested.set(false)).then())
+                .publishOn(thread)
+                .doFinally(signal -> waiting = null);
     }
 
     private Mono<Void> runOnce() {

@@ -1,4 +1,5 @@
 /**
- * Background jobs, each on its own loop and thread, and batched retention deletes.
+ * Background jobs, each on its own loop and thread, woken early by PostgreSQL notifications of new work
+ * ({@link com.payorch.jobs.WorkNotifications}), and batched retention deletes.
  */
 package com.payorch.jobs;

@@ -11,7 +11,8 @@ class MerchantWebhookJobs {
 
     @Bean
     PeriodicJob merchantWebhookDeliveryJob(MerchantWebhookDispatcher dispatcher, MerchantWebhookProperties properties) {
-        return new PeriodicJob("merchant-webhooks", Duration.ZERO, properties.pollInterval(), dispatcher::deliverDue);
+        return new PeriodicJob("merchant-webhooks", Duration.ZERO, properties.pollInterval(), dispatcher::deliverDue)
+                .wakesOn("merchant_webhooks", Duration.ZERO);
     }
 
     @Bean

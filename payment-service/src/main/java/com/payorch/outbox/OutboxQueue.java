@@ -62,13 +62,22 @@ class OutboxQueue {
                 .sort((a, b) -> Long.compare(a.seq(), b.seq()));
     }
 
-    /** Not fenced by the claim: an event that was delivered is dispatched, whoever holds it now. */
-    Mono<Void> markDispatched(Collection<String> eventIds) {
+    /**
+     * Not fenced by the claim: an event that was delivered is dispatched, whoever holds it now. Answers whether a
+     * later event of one of their payments is still waiting (it became claimable just now).
+     */
+    Mono<Boolean> markDispatched(Collection<String> eventIds) {
         return db.sql("""
-                        update events set dispatched_at = now(), claimed_by = null, claimed_until = null
-                        where id = any(:ids) and dispatched_at is null""")
+                        with done as (
+                            update events set dispatched_at = now(), claimed_by = null, claimed_until = null
+                            where id = any(:ids) and dispatched_at is null
+                            returning payment_id, seq)
+                        select exists (select 1 from done join events later on later.payment_id = done.payment_id
+                                       and later.seq > done.seq and later.dispatched_at is null) as successors""")
                 .bind("ids", eventIds.toArray(String[]::new))
-                .then();
+                .map(row -> Boolean.TRUE.equals(row.get("successors", Boolean.class)))
+                .one()
+                .defaultIfEmpty(false);
     }
 
     /**

@@ -4,6 +4,7 @@ import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.statemachine.PaymentEvent;
+import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Timestamps;
 import java.time.Clock;
 import java.time.Instant;
@@ -67,6 +68,25 @@ public class GatewayOutcomes {
                     .map(PaymentChange::payment));
         }
         return chain.map(last -> new OutcomeResult(OutcomeResult.Kind.APPLIED, last, changes));
+    }
+
+    /**
+     * The change {@link #apply} would make when it is a single update of the current attempt that one statement can
+     * write (no RETRY, no COMPLETED with its booking); empty when the outcome needs more (or nothing), so the caller
+     * goes through {@link #apply}.
+     */
+    Mono<PaymentStateChanges.Planned> planSingleStep(Payment current, GatewayOutcome outcome,
+                                                     TransitionOrigin origin) {
+        if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
+            return Mono.empty();
+        }
+        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status());
+        if (steps.size() != 1) {
+            return Mono.empty();
+        }
+        String failureReason = outcome.failureReason() != null ? outcome.failureReason() : "failed";
+        return stateChanges.plan(current, steps.get(0), origin, failureReason, outcome.reference())
+                .filter(plan -> !plan.newAttempt() && plan.target() != PaymentStatus.COMPLETED);
     }
 
     private Mono<OutcomeResult> superseded(Payment current, GatewayOutcome outcome) {

@@ -9,6 +9,7 @@ import com.payorch.idempotency.IdempotencyRequestInProgress;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.KeyAcquisition;
 import com.payorch.idempotency.KeyClaim;
+import com.payorch.idempotency.RecoveryPoint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
@@ -17,6 +18,7 @@ import com.payorch.support.Refusal;
 import com.payorch.support.UnstorableText;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -66,13 +68,58 @@ public class IdempotentPaymentFlow {
         this.retryingTransaction = retryingTransaction;
     }
 
-    /** `POST /v1/payments`: a new payment, PENDING, then submitted. */
+    /**
+     * `POST /v1/payments`: a new payment, PENDING, then submitted. A new key takes three statements besides the
+     * connector call: (1) claim the key with the payment, its booking, transition, attempt and event; (2) after the
+     * call, the outcome together with the stored response; the key's primary key serialises concurrent duplicates,
+     * which then take {@link #execute}'s path (replay, 422, 409 or take-over), as does a key that already exists.
+     */
     public Mono<StoredResponse> create(IdempotentRequest request, NewPayment newPayment, PaymentResponse response) {
         String merchantId = request.merchantId();
-        return execute(request, claim -> bookingGuard.guarded(
-                stateChanges.create(merchantId, newPayment,
-                        gateway.firstConnector(merchantId, newPayment.currency()), TransitionOrigin.api(request.key())),
-                merchantId, newPayment.bookingId()), response);
+        String connector = gateway.firstConnector(merchantId, newPayment.currency());
+        TransitionOrigin origin = TransitionOrigin.api(request.key());
+        Function<KeyClaim, Mono<PaymentWithHistory>> firstStep = claim -> bookingGuard.guarded(
+                stateChanges.create(merchantId, newPayment, connector, origin), merchantId, newPayment.bookingId());
+        return Mono.defer(() -> {
+            UUID owner = UUID.randomUUID();
+            // Until the statement commits nothing is claimed; a failure of it is answered like one after a claim.
+            KeyClaim unclaimed = new KeyClaim(request, owner, RecoveryPoint.STARTED, null);
+            return bookingGuard.guarded(stateChanges.create(merchantId, newPayment, connector, origin,
+                                    paymentId -> keys.claimNewPart("claimed", request, owner, paymentId)),
+                            merchantId, newPayment.bookingId())
+                    .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse)
+                    .onErrorResume(error -> giveBack(unclaimed, error).then(Mono.<PaymentWithHistory>empty()))
+                    .flatMap(created -> {
+                        KeyClaim claim = new KeyClaim(request, owner, RecoveryPoint.PAYMENT_CREATED,
+                                created.payment().id());
+                        return submitAndFinishCreated(claim, created, response)
+                                .onErrorResume(error -> giveBack(claim, error));
+                    })
+                    .switchIfEmpty(Mono.defer(() -> execute(keys.acquireExisting(request), firstStep, response)));
+        });
+    }
+
+    /**
+     * After a create's first statement: submit, then write the outcome and the response in one statement when the
+     * outcome is a single step of the attempt as created (the usual case: processing, or declined); else, or when
+     * the payment changed meanwhile (a webhook got there first), the general path re-reads it in a transaction.
+     */
+    private Mono<StoredResponse> submitAndFinishCreated(KeyClaim claim, PaymentWithHistory created,
+                                                        PaymentResponse response) {
+        Payment known = created.payment();
+        TransitionOrigin origin = TransitionOrigin.api(claim.request().key());
+        return submit(known).flatMap(outcome -> outcome.map(o -> outcomes.planSingleStep(known, o, origin))
+                .orElse(Mono.empty())
+                .flatMap(plan -> {
+                    StoredResponse stored = response.of(created.after(plan.asStored(created.currentAttempt())));
+                    return stateChanges.writeWith(plan, keys.finishPart("finished", "current", claim, stored))
+                            .flatMap(written -> switch (written) {
+                                case WRITTEN -> Mono.just(stored);
+                                case STALE -> Mono.<StoredResponse>empty();
+                                case REFUSED_BY_PART -> Mono.<StoredResponse>error(new IdempotencyLockLostException());
+                            });
+                })
+                .switchIfEmpty(Mono.defer(() -> finish(claim, known, outcome, response))));
     }
 
     /**
@@ -98,7 +145,13 @@ public class IdempotentPaymentFlow {
     Mono<StoredResponse> execute(IdempotentRequest request,
                                          Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
                                          PaymentResponse response) {
-        return keys.acquire(request)
+        return execute(keys.acquire(request), firstStep, response);
+    }
+
+    private Mono<StoredResponse> execute(Mono<KeyAcquisition> acquire,
+                                         Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
+                                         PaymentResponse response) {
+        return acquire
                 .doOnError(IdempotencyKeyReused.class, e -> metrics.idempotency("idempotency_key_reused"))
                 .doOnError(IdempotencyRequestInProgress.class,
                         e -> metrics.idempotency("idempotency_request_in_progress"))
@@ -130,17 +183,23 @@ public class IdempotentPaymentFlow {
 
     /** `known` is the payment as this attempt last saw it; the final transaction reads it again before deciding. */
     private Mono<StoredResponse> submitAndFinish(KeyClaim claim, Payment known, PaymentResponse response) {
+        return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(Optional.<GatewayOutcome>empty()))
+                .flatMap(outcome -> finish(claim, known, outcome, response));
+    }
+
+    /** One transaction: re-read the payment, apply the outcome (if any) and store the response. */
+    private Mono<StoredResponse> finish(KeyClaim claim, Payment known, Optional<GatewayOutcome> outcome,
+                                        PaymentResponse response) {
         String merchantId = claim.request().merchantId();
         TransitionOrigin origin = TransitionOrigin.api(claim.request().key());
-        return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(Optional.<GatewayOutcome>empty()))
-                .flatMap(outcome -> retryingTransaction.run(() -> payments.findWithHistory(merchantId, known.id())
-                        .flatMap(current -> outcome.isEmpty() ? Mono.just(current)
-                                : outcomes.apply(current.payment(), outcome.get(), origin)
-                                        .map(result -> current.after(result.changes())))
-                        .flatMap(current -> {
-                            StoredResponse stored = response.of(current);
-                            return keys.finish(claim, stored).thenReturn(stored);
-                        })));
+        return retryingTransaction.run(() -> payments.findWithHistory(merchantId, known.id())
+                .flatMap(current -> outcome.isEmpty() ? Mono.just(current)
+                        : outcomes.apply(current.payment(), outcome.get(), origin)
+                                .map(result -> current.after(result.changes())))
+                .flatMap(current -> {
+                    StoredResponse stored = response.of(current);
+                    return keys.finish(claim, stored).thenReturn(stored);
+                }));
     }
 
     /** The connector's outcome; empty when it could not be reached (recovery submits later). */

@@ -8,6 +8,7 @@ import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentLifecycle;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Ids;
+import com.payorch.support.SqlPart;
 import com.payorch.support.Timestamps;
 import java.time.Clock;
 import java.time.Instant;
@@ -50,6 +51,18 @@ public class PaymentStateChanges {
      */
     public Mono<PaymentWithHistory> create(String merchantId, NewPayment request, String connector,
                                            TransitionOrigin origin) {
+        return create(merchantId, request, connector, origin, null)
+                .switchIfEmpty(Mono.error(() -> new IllegalStateException("a creation without a guard wrote nothing")));
+    }
+
+    /**
+     * {@link #create(String, NewPayment, String, TransitionOrigin)} in one statement with a caller's CTE part written
+     * first ({@code onlyFor.apply(paymentId)}, e.g. the idempotency key's claim): the payment is written only if
+     * that CTE yields a row; empty when it did not (nothing was written).
+     */
+    Mono<PaymentWithHistory> create(String merchantId, NewPayment request, String connector,
+                                    TransitionOrigin origin,
+                                    java.util.function.@Nullable Function<String, SqlPart> onlyFor) {
         return lifecycle.next(null, PaymentEvent.CREATE)
                 .switchIfEmpty(Mono.error(() -> new IllegalStateException("the state machine refused CREATE")))
                 .flatMap(initial -> {
@@ -61,9 +74,11 @@ public class PaymentStateChanges {
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
                     Attempt attempt = new Attempt(1, connector, null, AttemptStatus.of(initial), null, now);
                     return payments.insertCreated(payment, transition, attempt,
-                                    event(payment, EventType.PAYMENT_CREATED, now))
-                            .doOnSuccess(done -> metrics.transition(null, initial, origin.source()))
-                            .thenReturn(new PaymentWithHistory(payment, java.util.List.of(transition),
+                                    event(payment, EventType.PAYMENT_CREATED, now),
+                                    onlyFor == null ? null : onlyFor.apply(payment.id()))
+                            .filter(Boolean::booleanValue)
+                            .doOnNext(done -> metrics.transition(null, initial, origin.source()))
+                            .map(done -> new PaymentWithHistory(payment, java.util.List.of(transition),
                                     java.util.List.of(attempt)));
                 });
     }
@@ -83,9 +98,38 @@ public class PaymentStateChanges {
      */
     public Mono<PaymentChange> apply(Payment current, PaymentEvent event, TransitionOrigin origin,
                                      @Nullable String failureReason, @Nullable String reference) {
+        return plan(current, event, origin, failureReason, reference)
+                .flatMap(plan -> payments.updateWithHistory(plan.changed(), current.version(), plan.transition(),
+                                plan.attempt(), plan.newAttempt(), plan.event())
+                        .flatMap(stored -> (plan.target() == PaymentStatus.COMPLETED
+                                ? activateBooking(plan.changed(), plan.changed().updatedAt())
+                                : Mono.<Void>empty()).thenReturn(new PaymentChange(plan.changed(), plan.transition(),
+                                stored)))
+                        .doOnSuccess(done -> metrics.transition(current.status(), plan.target(), origin.source())));
+    }
+
+    /**
+     * A change of {@code current} worked out (the state machine asked) but not written yet.
+     *
+     * @param attempt for an update of the current attempt only its number, status, reason and reference are written
+     */
+    record Planned(Payment current, PaymentStatus target, Payment changed, PaymentTransition transition,
+                   Attempt attempt, boolean newAttempt, @Nullable Event event, TransitionOrigin origin) {
+
+        /** The change as it will be stored, given the current attempt as last read (it must have no reference). */
+        PaymentChange asStored(Attempt currentAttempt) {
+            return new PaymentChange(changed, transition, new Attempt(currentAttempt.number(),
+                    currentAttempt.connector(), attempt.reference(), attempt.status(), attempt.failureReason(),
+                    currentAttempt.createdAt()));
+        }
+    }
+
+    /** Works out the change {@link #apply} would write; {@link InvalidTransition} when the state machine refuses. */
+    Mono<Planned> plan(Payment current, PaymentEvent event, TransitionOrigin origin, @Nullable String failureReason,
+                       @Nullable String reference) {
         return lifecycle.next(current.status(), event)
                 .switchIfEmpty(Mono.error(() -> new InvalidTransition(current.status(), event)))
-                .flatMap(target -> {
+                .map(target -> {
                     Instant now = Timestamps.now(clock);
                     String reason = target == PaymentStatus.FAILED ? failureReason : null;
                     boolean retry = event == PaymentEvent.RETRY;
@@ -98,11 +142,26 @@ public class PaymentStateChanges {
                     PaymentTransition transition = new PaymentTransition(current.status(), target, event,
                             origin.source(), origin.sourceId(), now);
                     Event outboxEvent = eventFor(target).map(type -> event(changed, type, now)).orElse(null);
-                    return payments.updateWithHistory(changed, current.version(), transition, attempt, retry,
-                                    outboxEvent)
-                            .flatMap(stored -> (target == PaymentStatus.COMPLETED ? activateBooking(changed, now)
-                                    : Mono.<Void>empty()).thenReturn(new PaymentChange(changed, transition, stored)))
-                            .doOnSuccess(done -> metrics.transition(current.status(), target, origin.source()));
+                    return new Planned(current, target, changed, transition, attempt, retry, outboxEvent, origin);
+                });
+    }
+
+    /**
+     * Writes a planned update of the current attempt (not a RETRY, not to COMPLETED: those take more than one
+     * statement) together with a caller's part, in one statement, all or nothing: see
+     * {@link PaymentStore#updateCurrentAttemptWith}. The current attempt must have had no reference when read.
+     */
+    Mono<PaymentStore.GuardedWrite> writeWith(Planned plan, SqlPart part) {
+        if (plan.newAttempt() || plan.target() == PaymentStatus.COMPLETED) {
+            return Mono.error(new IllegalArgumentException("a " + plan.transition().event() + " to "
+                    + plan.target() + " is not written in a single statement"));
+        }
+        return payments.updateCurrentAttemptWith(plan.changed(), plan.current().version(), plan.transition(),
+                        plan.attempt(), plan.event(), part)
+                .doOnNext(result -> {
+                    if (result == PaymentStore.GuardedWrite.WRITTEN) {
+                        metrics.transition(plan.current().status(), plan.target(), plan.origin().source());
+                    }
                 });
     }
 

@@ -119,18 +119,32 @@ public class PaymentStore {
      * refuse the payment.
      */
     Mono<Void> insertCreated(Payment payment, PaymentTransition transition, Attempt attempt, Event event) {
+        return insertCreated(payment, transition, attempt, event, null).then();
+    }
+
+    /**
+     * {@link #insertCreated(Payment, PaymentTransition, Attempt, Event)} that writes only for the row of a CTE part
+     * written first in the same statement (the idempotency key's claim): true when it wrote, false when that CTE
+     * yielded no row and nothing was written. Without a part ({@code null}) it always writes.
+     */
+    Mono<Boolean> insertCreated(Payment payment, PaymentTransition transition, Attempt attempt, Event event,
+                                @Nullable SqlPart onlyFor) {
         SqlPart outbox = events.insertFrom("outbox", "payment", event);
-        return db.sql("""
-                        with booking as (
+        String guardCte = onlyFor == null ? null : onlyFor.sql().substring(0, onlyFor.sql().indexOf(' '));
+        String bookingRow = "(:merchant, :booking, 'AWAITING_PAYMENT', 1, :createdAt, :createdAt)";
+        String paymentRow = """
+                (:id, :merchant, :booking, :amount, :currency, :method, :email, :description,
+                    :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt,
+                    :metadata)""";
+        return db.sql("with " + (onlyFor == null ? "" : onlyFor.sql() + ",\n") + """
+                        booking as (
                             insert into bookings (merchant_id, id, status, version, created_at, updated_at)
-                            values (:merchant, :booking, 'AWAITING_PAYMENT', 1, :createdAt, :createdAt)
+                            """ + rows(bookingRow, guardCte) + """
                             on conflict (merchant_id, id) do nothing),
                         payment as (
                             insert into payments (""" + COLUMNS + """
                             )
-                            values (:id, :merchant, :booking, :amount, :currency, :method, :email, :description,
-                                :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt,
-                                :metadata)
+                            """ + rows(paymentRow, guardCte) + """
                             returning id),
                         transition as (""" + INSERT_TRANSITION_FROM + """
                             payment),
@@ -155,9 +169,19 @@ public class PaymentStore {
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, true))
                 .bindValues(outbox.values())
+                .bindValues(onlyFor == null ? Map.of() : onlyFor.values())
                 .map(row -> row.get(0, Long.class))
                 .one()
-                .then();
+                .map(written -> written == 1);
+    }
+
+    /** `values row`, or the same row selected once for each row of the CTE {@code guardCte}. */
+    private static String rows(String row, @Nullable String guardCte) {
+        if (guardCte == null) {
+            return "values " + row + "\n";
+        }
+        String inner = row.trim();
+        return "select " + inner.substring(1, inner.length() - 1) + " from " + guardCte + "\n";
     }
 
     /**
@@ -194,6 +218,64 @@ public class PaymentStore {
                 .one()
                 .switchIfEmpty(Mono.error(() -> new OptimisticLockingFailureException(
                         "payment " + changed.id() + " is no longer at version " + expectedVersion)));
+    }
+
+    /** What {@link #updateCurrentAttemptWith} did. */
+    enum GuardedWrite {
+        /** The change and the caller's part were written together. */
+        WRITTEN,
+        /** The payment or its attempt is no longer as read: nothing was written (re-read and decide again). */
+        STALE,
+        /** The payment was as read, but the caller's part wrote nothing (say, its claim was lost): nothing written. */
+        REFUSED_BY_PART
+    }
+
+    /**
+     * Like {@link #updateWithHistory} for an update of the current attempt, together with a caller's data-modifying
+     * part in one statement, all or nothing: the payment row is locked at {@code expectedVersion} with its current
+     * attempt still without a reference (else nothing is written: {@link GuardedWrite#STALE}); the caller's part runs
+     * once for that row (it must read the CTE {@code current}); the change is written only for the row the part
+     * returned. One round trip where a transaction would take four (begin, change, part, commit).
+     *
+     * @param part a CTE, named by the first word of its SQL, that selects from {@code current}
+     */
+    Mono<GuardedWrite> updateCurrentAttemptWith(Payment changed, long expectedVersion, PaymentTransition transition,
+                                                Attempt attempt, @Nullable Event event, SqlPart part) {
+        SqlPart outbox = event == null ? null : events.insertFrom("outbox", "changed", event);
+        String partCte = part.sql().substring(0, part.sql().indexOf(' '));
+        return db.sql("""
+                        with current as (
+                            select p.id from payments p
+                            join payment_attempts a on a.payment_id = p.id and a.number = :attemptNumber
+                            where p.id = :id and p.version = :expectedVersion and a.reference is null
+                            for update of p),
+                        """ + part.sql() + """
+                        ,
+                        changed as (
+                            update payments
+                            set status = :status, failure_reason = :failureReason, attempt = :attempt,
+                                version = :version, updated_at = :updatedAt, changed_at = now()
+                            where id = :id and version = :expectedVersion and exists (select 1 from\s""" + partCte + """
+                        )
+                            returning id),
+                        transition as (""" + INSERT_TRANSITION_FROM + """
+                            changed),
+                        """ + UPDATE_ATTEMPT + (outbox == null ? "" : ", " + outbox.sql()) + """
+                        select (select count(*) from current) as found, (select count(*) from changed) as written""")
+                .bind("status", changed.status().name())
+                .bind("failureReason", nullable(changed.failureReason()))
+                .bind("attempt", changed.attempt())
+                .bind("version", changed.version())
+                .bind("updatedAt", changed.updatedAt())
+                .bind("id", changed.id())
+                .bind("expectedVersion", expectedVersion)
+                .bindValues(transitionValues(transition))
+                .bindValues(attemptValues(attempt, false))
+                .bindValues(outbox == null ? Map.of() : outbox.values())
+                .bindValues(part.values())
+                .map(row -> row.get("found", Long.class) == 0 ? GuardedWrite.STALE
+                        : row.get("written", Long.class) == 1 ? GuardedWrite.WRITTEN : GuardedWrite.REFUSED_BY_PART)
+                .one();
     }
 
     /** The attempt of {@code connector} whose charge is {@code reference}: (payment id, attempt number). */

@@ -2,6 +2,7 @@ package com.payorch.recovery;
 
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.payments.ConnectorSubmission;
 import com.payorch.payments.GatewayOutcomes;
@@ -66,7 +67,7 @@ public class StuckPaymentRecovery {
     /** One look for stuck PENDING payments; run every `payments.recovery.interval` by {@link RecoveryJobs}. */
     public Mono<Long> resubmitPending() {
         return claimed(PaymentStatus.PENDING, "resubmit", properties.pendingAfter())
-                .concatMap(stuck -> (stuck.overdue() ? giveUp(stuck.payment()) : resubmit(stuck.payment()))
+                .concatMap(stuck -> (stuck.overdue() ? giveUp(stuck.payment()) : resubmitOrAsk(stuck.payment()))
                         .onErrorResume(GatewayException.class, e -> {
                             log.info("Payment {} still cannot be submitted: {}", stuck.payment().id(), e.getMessage());
                             return Mono.empty();
@@ -89,6 +90,20 @@ public class StuckPaymentRecovery {
                         }))
                 .count()
                 .onErrorResume(e -> logged("reconciling PROCESSING payments", e));
+    }
+
+    /**
+     * Resubmits (same key); when that answer is ambiguous too, asks the connector what became of the attempt (which
+     * cannot charge). Stripe saves a 500 that came after its charge as the key's answer and replays it for every
+     * resubmission, so only the look-up (or the webhook) can settle such a payment before give-up-after.
+     */
+    private Mono<Payment> resubmitOrAsk(Payment payment) {
+        return resubmit(payment).onErrorResume(
+                e -> e instanceof GatewayException && !(e instanceof GatewayUnavailableException),
+                ambiguous -> gateway.find(payment.chargeRequest())
+                        .onErrorResume(GatewayException.class, lookUpFailed -> Mono.empty())
+                        .flatMap(outcome -> settle(outcome, TransitionSource.RECOVERY))
+                        .switchIfEmpty(Mono.error(ambiguous)));
     }
 
     private Mono<Payment> resubmit(Payment payment) {

@@ -37,6 +37,11 @@ import tools.jackson.databind.json.JsonMapper;
         "payments.merchants.adyenrevoked.connectors.adyen.api-key=AQE_RevokedAdyenKeyDoNotLog",
         "payments.merchants.adyenrevoked.connectors.adyen.merchant-account=" + AdyenConnectorTest.ACCOUNT,
         "payments.merchants.adyenrevoked.routing=adyen,sandbox",
+        "payments.merchants.adyenfailover.api-key=sk_test_adyenfailover",
+        "payments.merchants.adyenfailover.connectors.adyen.api-key=" + AdyenConnectorTest.API_KEY,
+        "payments.merchants.adyenfailover.connectors.adyen.merchant-account=" + AdyenConnectorTest.ACCOUNT,
+        "payments.merchants.adyenfailover.routing=adyen,sandbox",
+        "payments.connectors.adyen.read-timeout=PT3S",
         "payments.recovery.pending-after=PT1S",
         "payments.recovery.processing-after=PT1H",
         "payments.recovery.interval=PT0.2S",
@@ -163,6 +168,66 @@ class AdyenConnectorTest extends ApiTest {
                 .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(id)));
         assertThat(ADYEN.paymentsFor(id)).hasSize(1);
+    }
+
+    /**
+     * An ambiguous failure at Adyen on a route with a next connector: the attempt stays on Adyen (never the
+     * sandbox), and the client's retry or recovery with the same Idempotency-Key gets Adyen's one payment.
+     */
+    private void ambiguousFailureIsResolvedOnAdyenWithOnePayment(FakeAdyen.Failure failure) {
+        String booking = unique("bk");
+        String key = unique("key");
+        String token = unique("pm_card_stored");
+        ADYEN.failNext(token, failure);
+
+        create("sk_test_adyenfailover", key, booking, token).expectStatus().isEqualTo(HttpStatus.BAD_GATEWAY)
+                .expectBody().jsonPath("$.code").isEqualTo("gateway_error");
+        String id = db.sql("select id from payments where booking_id = $1").bind(0, booking)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+        create("sk_test_adyenfailover", key, booking, token).expectStatus().is2xxSuccessful();
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(id)));
+        assertThat(ADYEN.paymentsFor(id)).hasSize(1);
+        assertThat(count("select count(*) from sandbox_charges where payment_id = $1", id)).isZero();
+        assertThat(db.sql("select p.connector || '/' || a.connector || '/' || a.reference from payments p"
+                        + " join payment_attempts a on a.payment_id = p.id where p.id = $1").bind(0, id)
+                .map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10)))
+                .isEqualTo("adyen/adyen/" + ADYEN.paymentsFor(id).get(0).get("pspReference"));
+    }
+
+    @Test
+    void aTimeOutAfterAdyenAuthorisedStaysOnAdyenAndIsChargedOnce() {
+        ambiguousFailureIsResolvedOnAdyenWithOnePayment(FakeAdyen.Failure.TIMEOUT_AFTER_CHARGE);
+    }
+
+    @Test
+    void a5xxAfterAdyenAuthorisedOnARouteWithAFailoverStaysOnAdyenAndIsChargedOnce() {
+        ambiguousFailureIsResolvedOnAdyenWithOnePayment(FakeAdyen.Failure.ERROR_500_AFTER_CHARGE);
+    }
+
+    @Test
+    void a5xxBeforeAdyenProcessedStaysOnAdyenAndIsChargedOnce() {
+        ambiguousFailureIsResolvedOnAdyenWithOnePayment(FakeAdyen.Failure.ERROR_500_BEFORE_CHARGE);
+    }
+
+    @Test
+    void noAdyenSecretReachesTheEventsTheStoredResponsesOrTheReceipts() {
+        JsonNode processing = created("sk_test_adyeny", unique("pm_card_processing"));
+        String id = processing.get("id").textValue();
+        String psp = processing.get("connectorReference").textValue();
+        notify("adyeny", FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(item(psp, id, true))))
+                .expectStatus().isOk();
+        created("sk_test_adyenrevoked", "pm_card_visa");
+        String problem = notify("nobody", "{\"live\": \"false\", \"notificationItems\": []}")
+                .expectStatus().isNotFound().expectBody(String.class).returnResult().getResponseBody();
+        assertThat(problem).doesNotContain(API_KEY).doesNotContain(HMAC_KEY);
+        for (String secret : new String[] {API_KEY, HMAC_KEY, "AQE_RevokedAdyenKeyDoNotLog"}) {
+            assertThat(count("select count(*) from events where data::text like '%' || $1 || '%'", secret)).isZero();
+            assertThat(count("select count(*) from idempotency_keys where coalesce(convert_from(response_body,"
+                    + " 'UTF8'), '') like '%' || $1 || '%'", secret)).isZero();
+            assertThat(count("select count(*) from webhook_receipts where coalesce(detail, '') like '%' || $1"
+                    + " || '%'", secret)).isZero();
+        }
     }
 
     @Test

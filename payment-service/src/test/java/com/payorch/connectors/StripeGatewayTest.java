@@ -73,6 +73,13 @@ class StripeGatewayTest {
                 .isInstanceOf(ConnectorRefusedException.class);
         assertThat(AdyenGateway.translate(REQUEST, new com.adyen.service.exception.ApiException("bad", 422)))
                 .isInstanceOf(ConnectorRefusedException.class);
+        // 422 errorCode 704: "request already processed or in progress" for the same Idempotency-Key: not a refusal.
+        com.adyen.service.exception.ApiException inProgress =
+                new com.adyen.service.exception.ApiException("in progress", 422);
+        inProgress.setResponseBody("""
+                {"status": 422, "errorCode": "704", "message": "request already processed or in progress",
+                 "errorType": "validation"}""");
+        assertThat(AdyenGateway.translate(REQUEST, inProgress)).isExactlyInstanceOf(GatewayException.class);
         assertThat(AdyenGateway.translate(REQUEST, new com.adyen.service.exception.ApiException("boom", 500)))
                 .isExactlyInstanceOf(GatewayException.class);
         assertThat(AdyenGateway.translate(REQUEST, new java.net.SocketTimeoutException("Read timed out")))

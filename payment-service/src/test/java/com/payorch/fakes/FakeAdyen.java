@@ -33,6 +33,14 @@ import tools.jackson.databind.json.JsonMapper;
  * (`refusalReason` "Refused", `refusalReasonCode` "2"); a stored payment method id starting `pm_card_processing`
  * answers `Received` (the outcome comes by notification); any other card is `Authorised`. Notifications are built
  * and signed with the SDK's {@link HMACValidator}.
+ *
+ * <p>Bodies follow Adyen's published OpenAPI (repository `Adyen/adyen-openapi`), checked by {@code
+ * FakeAdyenFidelityTest} with the SDK's models: the `/payments` answer is `PaymentResponse` of
+ * `json/CheckoutService-v71.json` (shaped as its example `post-payments-card-direct-200`), the refund answer
+ * `PaymentRefundResponse` (example `post-payments-paymentPspReference-refunds-refund-201`), errors `ServiceError`
+ * (examples `generic-401`, `generic-500`), notifications `AuthorisationNotificationRequest` /
+ * `RefundNotificationRequest` of `json/Webhooks-v1.json` (examples `post-AUTHORISATION-authorisation`,
+ * `post-REFUND-refund`). Every answer carries the `pspReference` header and echoes `Idempotency-Key`.
  */
 public final class FakeAdyen implements AutoCloseable {
 
@@ -40,8 +48,21 @@ public final class FakeAdyen implements AutoCloseable {
         /** Processed (authorised), then HTTP 500: the saved idempotent result is the authorisation. */
         ERROR_500_AFTER_CHARGE,
         /** HTTP 500 before processing: nothing saved. */
-        ERROR_500_BEFORE_CHARGE
+        ERROR_500_BEFORE_CHARGE,
+        /**
+         * Processed (recorded, the idempotent result saved), then the answer is held for {@link #HOLD}: the window in
+         * which a test kills the service between Adyen's authorisation and the service's commit.
+         */
+        HOLD_AFTER_CHARGE,
+        /** Processed (recorded, the idempotent result saved), then the answer comes {@link #LATE} ms late. */
+        TIMEOUT_AFTER_CHARGE
     }
+
+    /** How late a {@link Failure#TIMEOUT_AFTER_CHARGE} answer comes (above the tests' read time-outs). */
+    public static final int LATE = 10_000;
+
+    /** How long a {@link Failure#HOLD_AFTER_CHARGE} answer is held. */
+    public static final int HOLD = 120_000;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -85,6 +106,11 @@ public final class FakeAdyen implements AutoCloseable {
     public synchronized List<Map<String, Object>> paymentsFor(String reference) {
         return payments.stream().filter(p -> reference.equals(p.get("reference"))).map(LinkedHashMap::new)
                 .map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** Every payment Adyen processed, oldest first. */
+    public synchronized List<Map<String, Object>> payments() {
+        return payments.stream().map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
     }
 
     /** A notification batch with one AUTHORISATION item per entry, each signed with {@code hmacKey} (hex). */
@@ -141,9 +167,38 @@ public final class FakeAdyen implements AutoCloseable {
         return aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody(body).build();
     }
 
+    /**
+     * An answer with Adyen's headers: `pspReference` (the payment's, or the error's), and `Idempotency-Key` echoed
+     * when the request had one (CheckoutService-v71.json, components.headers.Idempotency-Key).
+     */
+    private static ResponseDefinition answer(int status, String body, String pspReference, String idempotencyKey,
+                                             int delayMillis) {
+        var response = aResponse().withStatus(status).withHeader("Content-Type", "application/json")
+                .withHeader("pspReference", pspReference).withBody(body);
+        if (idempotencyKey != null) {
+            response = response.withHeader("Idempotency-Key", idempotencyKey);
+        }
+        return (delayMillis > 0 ? response.withFixedDelay(delayMillis) : response).build();
+    }
+
+    /**
+     * A `ServiceError` (CheckoutService-v71.json, components.schemas.ServiceError; examples generic-401/-422/-500):
+     * `status`, `errorCode`, `message`, `errorType`, and `pspReference` when Adyen gave the request one.
+     */
     private static String error(int status, String code, String message, String type) {
-        return JSON.writeValueAsString(Map.of("status", status, "errorCode", code, "message", message,
-                "errorType", type));
+        return error(status, code, message, type, null);
+    }
+
+    private static String error(int status, String code, String message, String type, String pspReference) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("status", status);
+        error.put("errorCode", code);
+        error.put("message", message);
+        error.put("errorType", type);
+        if (pspReference != null) {
+            error.put("pspReference", pspReference);
+        }
+        return JSON.writeValueAsString(error);
     }
 
     /** Adyen acknowledges a refund (`received`); the outcome comes by REFUND notification. Idempotent on the key. */
@@ -170,7 +225,7 @@ public final class FakeAdyen implements AutoCloseable {
             record.put("idempotencyKey", idempotencyKey);
             refunds.add(record);
         }
-        return json(201, saved);
+        return answer(201, saved, JSON.readTree(saved).path("pspReference").asString(), idempotencyKey, 0);
     }
 
     private final class Behaviour implements ResponseDefinitionTransformerV2 {
@@ -206,7 +261,8 @@ public final class FakeAdyen implements AutoCloseable {
                 Deque<Failure> queued = failures.get(token);
                 Failure failure = queued == null ? null : queued.pollFirst();
                 if (failure == Failure.ERROR_500_BEFORE_CHARGE) {
-                    return json(500, error(500, "905", "Payment details are not supported", "configuration"));
+                    return json(500, error(500, "905", "Payment details are not supported", "configuration",
+                            pspReference()));
                 }
                 String idempotencyKey = request.getHeader("Idempotency-Key");
                 String saved = idempotencyKey != null ? idempotent.get(idempotencyKey) : null;
@@ -220,7 +276,8 @@ public final class FakeAdyen implements AutoCloseable {
                     } else if (token.startsWith("pm_card_processing")) {
                         result.put("resultCode", "Received");
                     } else {
-                        result.put("additionalData", Map.of("authCode", "065696"));
+                        result.put("additionalData", Map.of("authCode", "065696", "cvcResult", "1 Matches",
+                                "refusalReasonRaw", "AUTHORISED", "acquirerCode", "TestPmmAcquirer"));
                         result.put("resultCode", "Authorised");
                     }
                     result.put("amount", Map.of("currency", payment.path("amount").path("currency").asString(),
@@ -237,10 +294,14 @@ public final class FakeAdyen implements AutoCloseable {
                     record.put("metadata.attempt", payment.path("metadata").path("attempt").asString());
                     payments.add(record);
                 }
+                String psp = JSON.readTree(saved).path("pspReference").asString();
                 if (failure == Failure.ERROR_500_AFTER_CHARGE) {
-                    return json(500, error(500, "905", "Internal error", "internal"));
+                    // Adyen answers the first attempt's result to a retry with the key, so the saved one stays.
+                    return answer(500, error(500, "000", "An unknown error occurred", "internal", psp), psp,
+                            idempotencyKey, 0);
                 }
-                return json(200, saved);
+                return answer(200, saved, psp, idempotencyKey, failure == Failure.HOLD_AFTER_CHARGE ? HOLD
+                        : failure == Failure.TIMEOUT_AFTER_CHARGE ? LATE : 0);
             }
         }
     }

@@ -41,13 +41,20 @@ import tools.jackson.databind.json.JsonMapper;
  * <ul>
  *   <li>Bearer secret keys are checked (401 `invalid_request_error` otherwise, the key masked in the message);</li>
  *   <li>the same `Idempotency-Key` with the same parameters answers the saved response (one PaymentIntent, one
- *       charge); with other parameters 400 `idempotency_error`; a 500 before execution saves nothing;</li>
+ *       charge), whatever its status, a 500 after execution included; with other parameters 400
+ *       `idempotency_error`; a 500 before execution saves nothing;</li>
  *   <li>test payment methods (a token's prefix decides, so each test may use its own token): `pm_card_visa` (and
  *       any other) succeeds, `pm_card_chargeDeclined` is a 402 card error
  *       (`card_declined` / `generic_decline`) carrying the PaymentIntent, `pm_card_authenticationRequired` ends
  *       `requires_action`; `pm_card_processing` (a fake-only token) stays `processing` until {@link #settle}.</li>
  * </ul>
- * Bodies follow Stripe's published shapes (PaymentIntent object, error object, search result). Faults are queued
+ * Bodies follow Stripe's published OpenAPI (repository `stripe/openapi`): the objects are shaped as
+ * `openapi/fixtures3.json`'s `resources.payment_intent`, `resources.refund` and `resources.event` (every field of the
+ * fixture there, with our ids and values), errors as the `error` / `api_errors` schema (`type`, `code`,
+ * `decline_code`, `message`, `param`, `doc_url`, `charge`, `payment_intent`, `payment_method`), lists as `list` and
+ * `search_result`; every answer carries `Request-Id` and `Stripe-Version`, a replay `Idempotent-Replayed: true` and
+ * `Original-Request`. {@code FakeStripeFidelityTest} reads every kind of body with stripe-java's own models and
+ * rejects a field the SDK does not know. Faults are queued
  * with {@link #failNext}; events are built and signed like Stripe's with {@link #event} and {@link #sign}.
  * Kept self-contained so it can also run standalone (e.g. for a chaos harness).
  */
@@ -57,15 +64,26 @@ public final class FakeStripe implements AutoCloseable {
     public enum Failure {
         /** The PaymentIntent is created and charged, then the answer comes too late for the client's read time-out. */
         TIMEOUT_AFTER_CHARGE,
-        /** Charged, then HTTP 500 (the saved idempotent result is the success). */
+        /**
+         * Charged, then HTTP 500; as Stripe documents for API v1 ("retries with the same key return the saved
+         * response, including 500 errors"), the 500 is the saved result: every replay of the key answers it again.
+         */
         ERROR_500_AFTER_CHARGE,
         /** HTTP 500 before anything is executed: nothing charged, nothing saved. */
         ERROR_500_BEFORE_CHARGE,
         /** 401 as for a revoked key, before anything is executed. */
         UNAUTHORIZED,
         /** The connection is reset after the request was read, charged first. */
-        RESET_AFTER_CHARGE
+        RESET_AFTER_CHARGE,
+        /**
+         * Charged (recorded, the idempotent result saved), then the answer is held for {@link #HOLD}: the window in
+         * which a test kills the service between Stripe's charge and the service's commit.
+         */
+        HOLD_AFTER_CHARGE
     }
+
+    /** How long a {@link Failure#HOLD_AFTER_CHARGE} answer is held. */
+    public static final int HOLD = 120_000;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern INTENT_PATH = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)");
@@ -78,8 +96,12 @@ public final class FakeStripe implements AutoCloseable {
     private final List<String> charged = new ArrayList<>();
     private final int delayMillis;
 
-    private record Saved(String requestBody, int status, String body) {
+    /** A saved idempotent result: the request it answered, its status, body and the original `Request-Id`. */
+    private record Saved(String requestBody, int status, String body, String requestId) {
     }
+
+    /** Stripe's API version the fake's bodies follow (the one stripe-java 33.3.0 pins). */
+    public static final String API_VERSION = com.stripe.Stripe.API_VERSION;
 
     /** @param delayMillis how late a {@link Failure#TIMEOUT_AFTER_CHARGE} answer comes (above the client's read time-out) */
     public FakeStripe(int delayMillis) {
@@ -138,6 +160,11 @@ public final class FakeStripe implements AutoCloseable {
     /** PaymentIntents that took money or are processing, in creation order (declined ones are not charged). */
     public synchronized List<String> chargedIntents() {
         return List.copyOf(charged);
+    }
+
+    /** The PaymentIntent {@code pi_…} as Stripe would show it. */
+    public synchronized Map<String, Object> intent(String intentId) {
+        return new LinkedHashMap<>(intents.get(intentId));
     }
 
     /** How many PaymentIntents were created for this payment (any outcome). */
@@ -221,18 +248,37 @@ public final class FakeStripe implements AutoCloseable {
     }
 
     private static ResponseDefinition json(int status, Object body) {
-        return aResponse().withStatus(status).withHeader("Content-Type", "application/json")
-                .withHeader("Request-Id", "req_" + random(14))
+        return stripeHeaders(aResponse().withStatus(status), "req_" + random(14))
                 .withBody(JSON.writeValueAsString(body)).build();
     }
 
+    /** The headers every Stripe answer carries (`Request-Id`, `Stripe-Version`), JSON. */
+    private static ResponseDefinitionBuilder stripeHeaders(ResponseDefinitionBuilder response, String requestId) {
+        return response.withHeader("Content-Type", "application/json").withHeader("Request-Id", requestId)
+                .withHeader("Stripe-Version", API_VERSION);
+    }
+
+    /**
+     * An error body as spec3's `error` schema: `{"error": api_errors}`, where `api_errors` has `type` (`api_error`,
+     * `card_error`, `idempotency_error`, `invalid_request_error`), nullable `code`, `decline_code`, `message`,
+     * `param`, and a `doc_url` when there is a code.
+     */
     private static Map<String, Object> error(String type, String code, String message) {
+        return error(type, code, null, message);
+    }
+
+    private static Map<String, Object> error(String type, String code, String param, String message) {
         Map<String, Object> error = new LinkedHashMap<>();
-        error.put("type", type);
         if (code != null) {
             error.put("code", code);
+            error.put("doc_url", "https://stripe.com/docs/error-codes/" + code.replace('_', '-'));
         }
         error.put("message", message);
+        if (param != null) {
+            error.put("param", param);
+        }
+        error.put("request_log_url", "https://dashboard.stripe.com/test/logs/req_" + random(14));
+        error.put("type", type);
         return Map.of("error", error);
     }
 
@@ -274,7 +320,8 @@ public final class FakeStripe implements AutoCloseable {
                 if (matcher.matches() && intents.containsKey(matcher.group(1))) {
                     return json(200, intents.get(matcher.group(1)));
                 }
-                return json(404, error("invalid_request_error", "resource_missing", "No such payment_intent"));
+                return json(404, error("invalid_request_error", "resource_missing", "intent",
+                        "No such payment_intent: '" + path.substring(path.lastIndexOf('/') + 1) + "'"));
             }
         }
 
@@ -298,12 +345,8 @@ public final class FakeStripe implements AutoCloseable {
             }
             Saved saved = idempotencyKey != null ? idempotent.get(idempotencyKey) : null;
             if (saved != null) {
-                if (!saved.requestBody().equals(body)) {
-                    return json(400, error("idempotency_error", null, "Keys for idempotent requests can only be"
-                            + " used with the same parameters they were first used with."));
-                }
-                return answer(aResponse().withStatus(saved.status()).withHeader("Content-Type", "application/json")
-                        .withHeader("Idempotent-Replayed", "true").withBody(saved.body()), failure);
+                ResponseDefinition replay = replay(saved, idempotencyKey, body);
+                return replay.getStatus() == 400 ? replay : answer(replay, failure);
             }
             String id = "pi_" + random(24);
             Map<String, Object> intent = new LinkedHashMap<>();
@@ -328,25 +371,58 @@ public final class FakeStripe implements AutoCloseable {
             intent.put("metadata", metadata);
             intent.put("payment_method", params.get("payment_method"));
             intent.put("payment_method_types", List.of("card"));
+            // Fields of fixtures3.json's `payment_intent` that the service does not send are there, null or empty.
+            intent.put("amount_capturable", 0);
+            intent.put("amount_details", Map.of("tip", Map.of()));
+            intent.put("application", null);
+            intent.put("application_fee_amount", null);
+            intent.put("automatic_payment_methods", null);
+            intent.put("canceled_at", null);
+            intent.put("cancellation_reason", null);
+            intent.put("customer", null);
+            intent.put("description", null);
+            intent.put("next_action", null);
+            intent.put("on_behalf_of", null);
+            intent.put("payment_method_configuration_details", null);
+            intent.put("payment_method_options", Map.of());
+            intent.put("processing", null);
+            intent.put("receipt_email", null);
+            intent.put("review", null);
+            intent.put("setup_future_usage", null);
+            intent.put("shipping", null);
+            intent.put("statement_descriptor", null);
+            intent.put("statement_descriptor_suffix", null);
+            intent.put("transfer_data", null);
+            intent.put("transfer_group", null);
             int status = 200;
             Object answer = intent;
             switch (behaviour(method)) {
                 case "pm_card_chargeDeclined" -> {
+                    // Stripe's 402 card error: the `api_errors` object with the failed charge, the decline code,
+                    // the PaymentIntent (now `requires_payment_method`, the error as its last_payment_error) and
+                    // the PaymentMethod object.
+                    String chargeId = "ch_" + random(24);
                     intent.put("status", "requires_payment_method");
+                    intent.put("latest_charge", chargeId);
                     Map<String, Object> lastError = new LinkedHashMap<>();
-                    lastError.put("type", "card_error");
+                    lastError.put("charge", chargeId);
                     lastError.put("code", "card_declined");
                     lastError.put("decline_code", "generic_decline");
+                    lastError.put("doc_url", "https://stripe.com/docs/error-codes/card-declined");
                     lastError.put("message", "Your card was declined.");
+                    lastError.put("payment_method", Map.of("id", params.get("payment_method"),
+                            "object", "payment_method", "type", "card", "livemode", false));
+                    lastError.put("type", "card_error");
                     intent.put("last_payment_error", lastError);
                     Map<String, Object> error = new LinkedHashMap<>(lastError);
                     error.put("payment_intent", intent);
+                    error.put("request_log_url", "https://dashboard.stripe.com/test/logs/req_" + random(14));
                     status = 402;
                     answer = Map.of("error", error);
                 }
                 case "pm_card_authenticationRequired" -> {
                     intent.put("status", "requires_action");
-                    intent.put("next_action", Map.of("type", "use_stripe_sdk"));
+                    intent.put("next_action", Map.of("type", "use_stripe_sdk", "use_stripe_sdk", Map.of()));
                 }
                 case "pm_card_processing" -> {
                     intent.put("status", "processing");
@@ -361,12 +437,40 @@ public final class FakeStripe implements AutoCloseable {
             }
             intents.put(id, intent);
             String responseBody = JSON.writeValueAsString(answer);
-            if (idempotencyKey != null) {
-                idempotent.put(idempotencyKey, new Saved(body, status, responseBody));
+            String requestId = "req_" + random(14);
+            if (failure == Failure.ERROR_500_AFTER_CHARGE) {
+                // Executed, then a 500: that 500 is what the key saves (and replays from now on).
+                status = 500;
+                responseBody = JSON.writeValueAsString(error("api_error", null,
+                        "An unknown error occurred while processing your request."));
             }
-            return answer(aResponse().withStatus(status).withHeader("Content-Type", "application/json")
-                    .withHeader("Idempotency-Key", idempotencyKey == null ? "" : idempotencyKey)
-                    .withBody(responseBody), failure);
+            if (idempotencyKey != null) {
+                idempotent.put(idempotencyKey, new Saved(body, status, responseBody, requestId));
+            }
+            ResponseDefinitionBuilder executed = stripeHeaders(aResponse().withStatus(status), requestId)
+                    .withBody(responseBody);
+            if (idempotencyKey != null) {
+                executed = executed.withHeader("Idempotency-Key", idempotencyKey);
+            }
+            return answer(executed.build(), failure);
+        }
+
+        /**
+         * The key was used before: with other parameters 400 `idempotency_error` (nothing saved for it); with the same
+         * ones, the saved status and body with `Idempotent-Replayed: true` and `Original-Request` (the first
+         * request's id), as Stripe's API v1 does.
+         */
+        private ResponseDefinition replay(Saved saved, String idempotencyKey, String body) {
+            if (!saved.requestBody().equals(body)) {
+                return json(400, error("idempotency_error", null, "Keys for idempotent requests can only be used"
+                        + " with the same parameters they were first used with. Try using a key other than '"
+                        + idempotencyKey + "' if you meant to execute a different request."));
+            }
+            return stripeHeaders(aResponse().withStatus(saved.status()), "req_" + random(14))
+                    .withHeader("Idempotency-Key", idempotencyKey)
+                    .withHeader("Idempotent-Replayed", "true")
+                    .withHeader("Original-Request", saved.requestId())
+                    .withBody(saved.body()).build();
         }
 
         /** `POST /v1/refunds`: idempotent on the key; the intent must have succeeded; at most its amount in all. */
@@ -375,8 +479,7 @@ public final class FakeStripe implements AutoCloseable {
             String idempotencyKey = request.getHeader("Idempotency-Key");
             Saved saved = idempotencyKey != null ? idempotent.get("refund:" + idempotencyKey) : null;
             if (saved != null) {
-                return aResponse().withStatus(saved.status()).withHeader("Content-Type", "application/json")
-                        .withHeader("Idempotent-Replayed", "true").withBody(saved.body()).build();
+                return replay(saved, idempotencyKey, body);
             }
             Map<String, String> params = form(body);
             Map<String, Object> intent = intents.get(params.getOrDefault("payment_intent", ""));
@@ -406,12 +509,20 @@ public final class FakeStripe implements AutoCloseable {
             });
             refund.put("metadata", metadata);
             refund.put("created", Instant.now().getEpochSecond());
+            // The rest of fixtures3.json's `refund`, as for a card refund.
+            refund.put("balance_transaction", fails ? null : "txn_" + random(24));
+            refund.put("destination_details", Map.of("card", Map.of("type", "refund"), "type", "card"));
+            refund.put("reason", null);
+            refund.put("receipt_number", null);
+            refund.put("source_transfer_reversal", null);
+            refund.put("transfer_reversal", null);
             refunds.put(id, refund);
             String responseBody = JSON.writeValueAsString(refund);
+            String requestId = "req_" + random(14);
             if (idempotencyKey != null) {
-                idempotent.put("refund:" + idempotencyKey, new Saved(body, 200, responseBody));
+                idempotent.put("refund:" + idempotencyKey, new Saved(body, 200, responseBody, requestId));
             }
-            return json(200, refund);
+            return stripeHeaders(aResponse().withStatus(200), requestId).withBody(responseBody).build();
         }
 
         private ResponseDefinition listRefunds(Request request) {
@@ -439,15 +550,15 @@ public final class FakeStripe implements AutoCloseable {
         }
 
         /** The executed request's answer, as the fault (if any) lets it through. */
-        private ResponseDefinition answer(ResponseDefinitionBuilder executed, Failure failure) {
+        private ResponseDefinition answer(ResponseDefinition executed, Failure failure) {
             if (failure == null) {
-                return executed.build();
+                return executed;
             }
             return switch (failure) {
-                case TIMEOUT_AFTER_CHARGE -> executed.withFixedDelay(delayMillis).build();
-                case ERROR_500_AFTER_CHARGE -> json(500, error("api_error", null, "An unknown error occurred"));
+                case TIMEOUT_AFTER_CHARGE -> ResponseDefinitionBuilder.like(executed).withFixedDelay(delayMillis).build();
+                case HOLD_AFTER_CHARGE -> ResponseDefinitionBuilder.like(executed).withFixedDelay(HOLD).build();
                 case RESET_AFTER_CHARGE -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER).build();
-                default -> executed.build();
+                default -> executed;
             };
         }
 

@@ -29,23 +29,9 @@ public final class ServiceInstances implements AutoCloseable {
      * @param arguments the test's own settings, as {@code --key=value}
      */
     public static ServiceInstances start(int count, String schema, List<String> arguments) {
-        TestDatabase database = TestDatabase.get();
         ServiceInstances instances = new ServiceInstances();
         for (int i = 0; i < count; i++) {
-            List<String> all = new ArrayList<>(List.of("--server.port=0",
-                    "--server.shutdown=immediate",
-                    "--spring.r2dbc.url=" + database.r2dbcUrl(),
-                    "--spring.r2dbc.username=" + database.username(),
-                    "--spring.r2dbc.password=" + database.password(),
-                    "--spring.flyway.url=" + database.jdbcUrl(),
-                    "--spring.flyway.user=" + database.username(),
-                    "--spring.flyway.password=" + database.password(),
-                    "--payments.db.embedded=false",
-                    // A throwaway external database: the shipped development key (sk_test_demo) is fine.
-                    "--payments.allow-development-defaults=true",
-                    "--payments.gateway.sandbox.webhooks=off"));
-            all.addAll(OwnSchema.Settings.commandLine(schema));
-            all.addAll(arguments);
+            List<String> all = commandLine(schema, arguments);
             ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
                     .run(all.toArray(String[]::new));
             instances.contexts.add(context);
@@ -53,6 +39,29 @@ public final class ServiceInstances implements AutoCloseable {
             instances.clients.add(WebClient.builder().baseUrl("http://localhost:" + port).build());
         }
         return instances;
+    }
+
+    /**
+     * The command line of an instance on the test database in {@code schema} (random port unless {@code arguments}
+     * set {@code --server.port}): also used by {@link ServiceJvm} for an instance in a JVM of its own.
+     */
+    public static List<String> commandLine(String schema, List<String> arguments) {
+        TestDatabase database = TestDatabase.get();
+        List<String> all = new ArrayList<>(List.of("--server.port=0",
+                "--server.shutdown=immediate",
+                "--spring.r2dbc.url=" + database.r2dbcUrl(),
+                "--spring.r2dbc.username=" + database.username(),
+                "--spring.r2dbc.password=" + database.password(),
+                "--spring.flyway.url=" + database.jdbcUrl(),
+                "--spring.flyway.user=" + database.username(),
+                "--spring.flyway.password=" + database.password(),
+                "--payments.db.embedded=false",
+                // A throwaway external database: the shipped development key (sk_test_demo) is fine.
+                "--payments.allow-development-defaults=true",
+                "--payments.gateway.sandbox.webhooks=off"));
+        all.addAll(OwnSchema.Settings.commandLine(schema));
+        all.addAll(arguments);
+        return all;
     }
 
     /** The i-th instance's HTTP client (i modulo the number of instances). */

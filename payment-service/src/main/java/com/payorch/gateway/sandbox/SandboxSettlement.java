@@ -2,6 +2,7 @@ package com.payorch.gateway.sandbox;
 
 import com.payorch.support.Timestamps;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,12 +34,38 @@ public class SandboxSettlement {
         this.properties = properties;
     }
 
-    /** One run of the job ({@link SandboxJobs}, every `poll-interval`): never fails, a failure is logged. */
+    /**
+     * One run of the job ({@link SandboxJobs}, every `poll-interval`): batch after batch while they come back full,
+     * charges then refunds; emits how many it settled. Never fails, a failure is logged.
+     */
     public Mono<Long> settleDueChargesQuietly() {
-        return Mono.defer(() -> settleDueCharges().zipWith(settleDueRefunds(), Long::sum)).onErrorResume(e -> {
+        return Mono.defer(() -> untilShort(this::settleDueCharges).zipWith(untilShort(this::settleDueRefunds), Long::sum))
+                .onErrorResume(e -> {
             log.warn("Sandbox settlement failed; the next run tries again: {}", e.toString());
             return Mono.just(0L);
         });
+    }
+
+    private static Mono<Long> untilShort(java.util.function.Supplier<Mono<Long>> batch) {
+        return Mono.defer(batch).expand(settled -> settled >= BATCH ? Mono.defer(batch) : Mono.empty())
+                .reduce(0L, Long::sum);
+    }
+
+    /**
+     * How long until the earliest charge or refund still waiting is due (zero when one is due already); empty when
+     * none waits. The job wakes itself then, instead of at its next poll.
+     */
+    public Mono<Duration> nextDueIn() {
+        return db.sql("""
+                        select least((select min(created_at) from sandbox_charges where status = 'processing'),
+                                     (select min(created_at) from sandbox_refunds where status = 'pending')) as first""")
+                .map(row -> java.util.Optional.ofNullable(row.get("first", Instant.class)))
+                .one()
+                .flatMap(first -> Mono.justOrEmpty(first))
+                .map(first -> {
+                    Duration left = Duration.between(Timestamps.now(clock), first.plus(properties.webhookDelay()));
+                    return left.isNegative() ? Duration.ZERO : left;
+                });
     }
 
     /** Settles up to one batch of charges that are due; emits how many this call settled. */
