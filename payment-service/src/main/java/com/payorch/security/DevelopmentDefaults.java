@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,13 +16,15 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;
 
 /**
  * Refuses the published development credentials outside development. They are printed in the README and in this
- * repository (the API key {@code sk_test_demo}, the sandbox webhook secret), so anyone could use them: they are
+ * repository (the API key {@code sk_test_demo}, the sandbox webhook secret, the console user {@code operator}'s
+ * password and its hash), so anyone could use them: they are
  * accepted only while the service runs on its embedded database. With an external database (the same rule as
  * {@code payments.db.embedded}: {@code spring.r2dbc.url} set, or {@code payments.db.embedded=false}) the service
  * refuses to start, naming every configuration key that holds one, unless
@@ -36,9 +39,16 @@ public class DevelopmentDefaults implements BeanFactoryPostProcessor, Environmen
     /** The development merchant's API key, printed in the README and shipped in application.yml. */
     public static final String DEVELOPMENT_API_KEY = "sk_test_demo";
 
+    /** The development console user's password, printed in the README. */
+    public static final String DEVELOPMENT_CONSOLE_PASSWORD = "operator-dev-password";
+
+    /** Its bcrypt hash, shipped in application.yml as {@code payments.console.users.operator.password-bcrypt}. */
+    public static final String DEVELOPMENT_CONSOLE_PASSWORD_BCRYPT =
+            "$2a$10$8yGWESXhIxtk0uMMb5X6HePH6BWnDTaVXj5V0NGb2V9rkI87qTJDa";
+
     /** Every credential value this repository publishes. */
     static final Set<String> PUBLISHED = Set.of(DEVELOPMENT_API_KEY,
-            SandboxGatewayProperties.DEVELOPMENT_WEBHOOK_SECRET);
+            SandboxGatewayProperties.DEVELOPMENT_WEBHOOK_SECRET, DEVELOPMENT_CONSOLE_PASSWORD_BCRYPT);
 
     private static final Logger log = LoggerFactory.getLogger(DevelopmentDefaults.class);
 
@@ -104,7 +114,43 @@ public class DevelopmentDefaults implements BeanFactoryPostProcessor, Environmen
         if (operatorKey != null && PUBLISHED.contains(operatorKey.trim())) {
             offending.add("payments.operator.api-key");
         }
+        offending.addAll(consoleUsersWithPublishedPasswords(environment));
         return offending;
+    }
+
+    /**
+     * Console users whose password hash is the published one, or any other hash of the published password (bcrypt
+     * salts each hash, so the value alone would miss a re-hashed copy of the README's password).
+     */
+    private static List<String> consoleUsersWithPublishedPasswords(Environment environment) {
+        Map<String, ConsoleUserPassword> users = Binder.get(environment)
+                .bind("payments.console.users", Bindable.mapOf(String.class, ConsoleUserPassword.class))
+                .orElse(Map.of());
+        BCryptPasswordEncoder bcrypt = new BCryptPasswordEncoder();
+        List<String> offending = new ArrayList<>();
+        new TreeMap<>(users).forEach((name, settings) -> {
+            String hash = settings.passwordBcrypt();
+            if (hash == null) {
+                return;
+            }
+            String trimmed = hash.trim();
+            if (PUBLISHED.contains(trimmed) || matches(bcrypt, trimmed)) {
+                offending.add("payments.console.users." + name + ".password-bcrypt");
+            }
+        });
+        return offending;
+    }
+
+    private static boolean matches(BCryptPasswordEncoder bcrypt, String hash) {
+        try {
+            return bcrypt.matches(DEVELOPMENT_CONSOLE_PASSWORD, hash);
+        } catch (IllegalArgumentException notAHash) {
+            return false; // ConsoleProperties refuses it with its own message
+        }
+    }
+
+    /** Only the key this check reads of {@code payments.console.users.<name>} (the console binds the whole user). */
+    record ConsoleUserPassword(String passwordBcrypt, String merchants) {
     }
 
     /** The rule of {@code payments.db.embedded}: explicit, else embedded unless {@code spring.r2dbc.url} is set. */

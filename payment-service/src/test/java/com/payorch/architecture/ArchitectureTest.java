@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -71,6 +72,28 @@ class ArchitectureTest {
         classes().that().areAnnotatedWith(RestController.class)
                 .and().resideOutsideOfPackage("com.payorch.benchmark")
                 .should().resideInAPackage("..api")
+                .check(classes);
+    }
+
+    @Test
+    void pageControllersLiveInApiPackagesToo() {
+        classes().that().areAnnotatedWith(Controller.class)
+                .should().resideInAPackage("..api")
+                .check(classes);
+    }
+
+    @Test
+    void theConsoleReadsAndActsThroughTheFeaturesNeverTheWebLayer() {
+        noClasses().that().resideInAPackage("com.payorch.console")
+                .should().dependOnClassesThat().resideInAnyPackage("com.payorch.web..", "..api..",
+                        "com.payorch.security..")
+                .check(classes);
+    }
+
+    @Test
+    void noFeatureDependsOnTheConsole() {
+        noClasses().that().resideOutsideOfPackages("com.payorch.console..")
+                .should().dependOnClassesThat().resideInAPackage("com.payorch.console..")
                 .check(classes);
     }
 

@@ -33,8 +33,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class ConfigurationDefaultsTest {
 
-    /** The payments.* keys application.yml may set: the development merchant, on purpose. */
-    private static final Set<String> SET_IN_APPLICATION_YML = Set.of("payments.merchants.demo.api-key");
+    /**
+     * The payments.* keys application.yml may set: the development merchant and the development console user, on
+     * purpose (both refused with an external database by DevelopmentDefaults).
+     */
+    private static final Set<String> SET_IN_APPLICATION_YML = Set.of("payments.merchants.demo.api-key",
+            "payments.console.users.operator.password-bcrypt", "payments.console.users.operator.merchants");
 
     @Test
     void applicationYmlRepeatsNoDefault() throws IOException {

@@ -25,6 +25,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         // Tests send the gateway's webhooks themselves; the sandbox's own deliveries are tested on their own.
         "payments.gateway.sandbox.webhooks=off",
         "payments.gateway.sandbox.webhook-secret=" + ApiTest.WEBHOOK_SECRET,
+        // A console user limited to merchant demo (password merchant-a-pass), next to application.yml's operator.
+        "payments.console.users.demo-only.password-bcrypt=" + ApiTest.DEMO_ONLY_BCRYPT,
+        "payments.console.users.demo-only.merchants=demo",
         // Graceful shutdown waits for the test clients' idle keep-alive connections (30 s at JVM exit).
         "server.shutdown=immediate"
 })
@@ -32,6 +35,8 @@ public abstract class ApiTest {
 
     public static final String DEMO_KEY = "sk_test_demo";
     public static final String OTHER_KEY = "sk_test_other";
+    public static final String DEMO_ONLY_PASSWORD = "merchant-a-pass";
+    public static final String DEMO_ONLY_BCRYPT = "$2a$10$XXwYzh30fGVPiwp03I6WHeajyrozDPHFJDlydfBhgzXPq/mcoUN4e";
     public static final String WEBHOOK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
     @DynamicPropertySource

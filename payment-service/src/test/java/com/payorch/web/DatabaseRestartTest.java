@@ -53,6 +53,8 @@ import reactor.core.publisher.Sinks;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "payments.merchants.demo.api-key=sk_test_restart",
+        // application.yml's development console user, with a password of this test's own (external database)
+        "payments.console.users.operator.password-bcrypt=" + com.payorch.testsupport.ApiTest.DEMO_ONLY_BCRYPT,
         "spring.main.allow-bean-definition-overriding=true",
         "payments.gateway.sandbox.webhooks=off",
         "payments.gateway.sandbox.webhook-secret=" + DatabaseRestartTest.WEBHOOK_SECRET,

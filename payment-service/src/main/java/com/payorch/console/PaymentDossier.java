@@ -1,0 +1,52 @@
+package com.payorch.console;
+
+import com.payorch.payments.PaymentWithHistory;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** Everything the payment page shows about one payment, read at one moment. */
+public record PaymentDossier(PaymentWithHistory payment, @Nullable BookingLine booking, List<AttemptLine> attempts,
+                             List<ReceiptLine> webhooks, List<EventLine> events, List<DeliveryLine> deliveries,
+                             List<RefundLine> refunds, List<EmailLine> emails, List<TimelineEntry> timeline) {
+
+    public record BookingLine(String id, String status, @Nullable String paymentId, @Nullable Instant activatedAt,
+                              @Nullable Instant cancelledAt) {
+    }
+
+    public record AttemptLine(int number, String connector, @Nullable String reference, String status,
+                              @Nullable String failureReason, @Nullable Instant orphanedAt, Instant createdAt) {
+    }
+
+    public record ReceiptLine(String webhookId, String gateway, String type, String outcome, @Nullable String detail,
+                              Instant receivedAt) {
+    }
+
+    public record EventLine(String id, String type, Instant createdAt, @Nullable Instant dispatchedAt,
+                            @Nullable Instant parkedAt, int attempts, @Nullable String lastError) {
+
+        public String state() {
+            return dispatchedAt != null ? "dispatched" : parkedAt != null ? "dead-lettered" : "waiting";
+        }
+    }
+
+    public record DeliveryLine(String id, String eventId, String eventType, int attempt, String status,
+                               @Nullable Integer responseStatus, @Nullable String error, Instant at,
+                               boolean latestOfEvent) {
+    }
+
+    public record RefundLine(String id, long amount, String currency, String status, @Nullable String reason,
+                             @Nullable String failureReason, String connector, @Nullable String connectorReference,
+                             boolean countsAgainstPayment, Instant createdAt, Instant updatedAt) {
+    }
+
+    public record EmailLine(String kind, String recipient, String messageId, @Nullable Instant sentAt) {
+    }
+
+    /** What is still refundable: the amount less what refunds hold or gave back. */
+    public long refundable() {
+        long held = refunds.stream().filter(RefundLine::countsAgainstPayment)
+                .filter(r -> !r.status().equals("FAILED")).mapToLong(RefundLine::amount).sum();
+        return Math.max(0, payment.payment().amount() - held);
+    }
+}
