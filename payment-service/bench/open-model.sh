@@ -468,7 +468,7 @@ if [[ "${BENCH_NO_DOC:-0}" != 1 ]]; then
     echo
     echo "Measured by \`payment-service/bench/open-model.sh\` on $(date -u '+%Y-%m-%d'): ${OPEN_SECS} s per open-model run (after ${OPEN_WARMUP} s unrecorded at the same rate), warm-up curves of ${CURVE_SECS} s, peaks over ${PEAK_SECS} s, a ${BURST_SECS} s burst; the whole run took ${WALL} s."
     echo
-    echo "**Shared machine.** These figures were taken while other sessions built and tested on the same 2 cores. Each row gives the 1-minute load average and the number of other java processes at its start; read any row with a load average well above 2 or other java processes as disturbed, and re-run on a quiet machine before comparing."
+    echo "**One machine for everything.** The service, its PostgreSQL, the load generator and pgbench share the same 2 cores, so a load average of 3 to 6 is the measurement itself. Each row gives the 1-minute load average and the number of *other* java processes at its start: a row with other java processes (another build or test run) is disturbed; re-run before comparing."
     echo
     echo "### Machine"
     echo

@@ -133,7 +133,7 @@ public class ConsoleReadModel {
                                      where payment_id = p.id)
                           || '/' || (select count(*) || ':' || count(dispatched_at) || ':' || count(parked_at)
                                      from events where payment_id = p.id)
-                          || '/' || (select count(*) from webhook_receipts where payment_id = p.id)
+                          || '/' || (select count(*) + coalesce(sum(duplicates), 0) from webhook_receipts where payment_id = p.id)
                           || '/' || (select count(*) || ':' || count(*) filter (where d.status <> 'pending')
                                      from webhook_deliveries d join events e on e.id = d.event_id
                                      where e.payment_id = p.id)
@@ -171,12 +171,14 @@ public class ConsoleReadModel {
     }
 
     private Mono<List<ReceiptLine>> receipts(String paymentId) {
-        return db.sql("select webhook_id, gateway, type, outcome, detail, received_at from webhook_receipts"
+        return db.sql("select webhook_id, gateway, type, outcome, detail, received_at, duplicates, last_duplicate_at"
+                        + " from webhook_receipts"
                         + " where payment_id = :id order by received_at")
                 .bind("id", paymentId)
                 .map(row -> new ReceiptLine(row.get("webhook_id", String.class), row.get("gateway", String.class),
                         row.get("type", String.class), row.get("outcome", String.class),
-                        row.get("detail", String.class), row.get("received_at", Instant.class)))
+                        row.get("detail", String.class), row.get("received_at", Instant.class),
+                        row.get("duplicates", Integer.class), row.get("last_duplicate_at", Instant.class)))
                 .all().collectList();
     }
 
@@ -284,6 +286,11 @@ public class ConsoleReadModel {
             for (ReceiptLine r : receipts) {
                 entries.add(new TimelineEntry(r.receivedAt(), "webhook", r.gateway() + " webhook " + r.type() + ": "
                         + r.outcome(), r.detail(), r.webhookId()));
+                if (r.duplicates() > 0 && r.lastDuplicateAt() != null) {
+                    entries.add(new TimelineEntry(r.lastDuplicateAt(), "webhook", r.gateway() + " webhook " + r.type()
+                            + ": duplicate × " + r.duplicates(), "redelivered, not applied again (latest shown)",
+                            r.webhookId()));
+                }
             }
             for (EventLine e : events) {
                 entries.add(new TimelineEntry(e.createdAt(), "event", "event " + e.type() + " (" + e.state() + ")",

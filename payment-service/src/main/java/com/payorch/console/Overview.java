@@ -51,7 +51,13 @@ public class Overview {
                         + " count(*) filter (where r.received_at > now() - interval '1 hour') as last_hour,"
                         + " count(*) as last_day from webhook_receipts r join payments p on p.id = r.payment_id"
                         + " where r.received_at > now() - interval '1 day' and " + scope.condition("p.merchant_id")
-                        + " group by r.outcome order by r.outcome", scope, Map.of())
+                        + " group by r.outcome"
+                        // redeliveries answered as duplicates, counted on their receipt by the latest one's time
+                        + " union all select 'duplicate',"
+                        + " coalesce(sum(r.duplicates) filter (where r.last_duplicate_at > now() - interval '1 hour'), 0),"
+                        + " coalesce(sum(r.duplicates), 0) from webhook_receipts r join payments p on p.id = r.payment_id"
+                        + " where r.last_duplicate_at > now() - interval '1 day' and " + scope.condition("p.merchant_id")
+                        + " order by 1", scope, Map.of())
                 .map(Overview::count).collectList();
     }
 

@@ -18,8 +18,9 @@ public record PaymentDossier(PaymentWithHistory payment, @Nullable BookingLine b
                               @Nullable String failureReason, @Nullable Instant orphanedAt, Instant createdAt) {
     }
 
+    /** A gateway webhook received, its outcome, and how many redeliveries of it were answered as duplicates. */
     public record ReceiptLine(String webhookId, String gateway, String type, String outcome, @Nullable String detail,
-                              Instant receivedAt) {
+                              Instant receivedAt, int duplicates, @Nullable Instant lastDuplicateAt) {
     }
 
     public record EventLine(String id, String type, Instant createdAt, @Nullable Instant dispatchedAt,

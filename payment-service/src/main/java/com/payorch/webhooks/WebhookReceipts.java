@@ -18,21 +18,23 @@ public class WebhookReceipts {
     }
 
     /**
-     * Records the webhook inside the caller's transaction; answers false when the id is already recorded. A racing
-     * redelivery waits here until the first one's transaction ends, then sees it.
+     * Records the webhook inside the caller's transaction; answers false when the id is already recorded, and then
+     * counts the duplicate on the first receipt (for the operations console). A racing redelivery waits here until
+     * the first one's transaction ends, then sees it. {@code xmax = 0} only for a row this statement inserted.
      */
     public Mono<Boolean> claim(String webhookId, String gateway, String type, String paymentId, Instant at) {
         return db.sql("""
                         insert into webhook_receipts (webhook_id, gateway, type, payment_id, outcome, received_at)
                         values (:id, :gateway, :type, :payment, 'ignored', :at)
-                        on conflict (webhook_id) do nothing
-                        returning 1""")
+                        on conflict (webhook_id) do update
+                            set duplicates = webhook_receipts.duplicates + 1, last_duplicate_at = excluded.received_at
+                        returning (xmax = 0) as inserted""")
                 .bind("id", webhookId)
                 .bind("gateway", gateway)
                 .bind("type", type)
                 .bind("payment", paymentId)
                 .bind("at", at)
-                .map(row -> true)
+                .map(row -> Boolean.TRUE.equals(row.get("inserted", Boolean.class)))
                 .one()
                 .defaultIfEmpty(false);
     }

@@ -139,6 +139,32 @@ class AdyenConnectorTest extends ApiTest {
     }
 
     @Test
+    void reorderedAndDuplicatedNotificationsApplyEachOnceWhateverTheirOrder() {
+        JsonNode first = created("sk_test_adyeny", unique("pm_card_processing"));
+        JsonNode second = created("sk_test_adyeny", unique("pm_card_processing"));
+        String a = first.get("id").textValue();
+        String b = second.get("id").textValue();
+        Map<String, Object> aSucceeded = item(first.get("connectorReference").textValue(), a, true);
+        Map<String, Object> bFailed = item(second.get("connectorReference").textValue(), b, false);
+
+        // The later payment's item first; then Adyen's redelivery of both, in the other order.
+        notify("adyeny", FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(bFailed, aSucceeded)))
+                .expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+        notify("adyeny", FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(aSucceeded, bFailed)))
+                .expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+
+        assertThat(statusOf(a)).isEqualTo("COMPLETED");
+        assertThat(statusOf(b)).isEqualTo("FAILED");
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUCCEED'", a))
+                .isEqualTo(1);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'FAIL'", b))
+                .isEqualTo(1);
+        assertThat(count("select count(*) from webhook_receipts where payment_id in ($1, $2)", a, b)).isEqualTo(2);
+        assertThat(count("select count(*) from events e join payments p on p.merchant_id = e.merchant_id"
+                + " and p.booking_id = e.booking_id where p.id = $1 and e.type = 'booking.activated'", a)).isEqualTo(1);
+    }
+
+    @Test
     void aFailedAuthorisationNotificationFailsThePaymentWithItsReason() {
         JsonNode payment = created("sk_test_adyeny", unique("pm_card_processing"));
         String id = payment.get("id").textValue();

@@ -171,4 +171,25 @@ class ConsoleAccessTest extends ApiTest {
         assertThat(operator.page("/console/attention")).contains("Stuck payments").contains("Dead-lettered events")
                 .contains("Failed merchant webhook deliveries").contains("Orphaned charges");
     }
+
+    @Test
+    void aRedeliveredGatewayWebhookShowsAsADuplicateOnThePaymentPageAndInTheOverview() {
+        String paymentId = createPayment(unique("bk"), "pm_card_ok");
+        String webhookId = unique("msg");
+        String body = webhookBody("payment.succeeded", paymentId, 12000, "JPY");
+        for (int delivery = 0; delivery < 3; delivery++) {
+            sendWebhook(webhookId, body).expectStatus().isOk();
+        }
+        assertThat(count("select count(*) from webhook_receipts where webhook_id = $1", webhookId)).isEqualTo(1);
+        assertThat(count("select duplicates::bigint from webhook_receipts where webhook_id = $1", webhookId))
+                .isEqualTo(2);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and to_status = 'COMPLETED'",
+                paymentId)).isEqualTo(1);
+
+        ConsoleSession operator = ConsoleSession.signIn(client, "operator",
+                DevelopmentDefaults.DEVELOPMENT_CONSOLE_PASSWORD);
+        assertThat(operator.page("/console/payments/" + paymentId)).contains("payment.succeeded: applied")
+                .contains("payment.succeeded: duplicate × 2");
+        assertThat(operator.page("/console")).contains("duplicate");
+    }
 }
