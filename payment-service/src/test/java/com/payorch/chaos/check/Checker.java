@@ -5,14 +5,62 @@ import com.payorch.chaos.history.HistoryEntry;
 import java.util.List;
 import java.util.Set;
 
-/** Reads a campaign's history and final state and proves its invariants. (Placeholder: checks nothing yet.) */
+/**
+ * Reads a campaign's history and final state and proves its invariants, one line each (see each {@link Invariant}
+ * implementation's javadoc for how it is computed, and docs/reliability.md "The checker"):
+ * <ol>
+ *   <li>{@link AcknowledgedEffects}: every acknowledged create/retry/refund's effect is in the database, and its
+ *       replay answers the same status and body;</li>
+ *   <li>{@link OnePaymentPerKeyAndBooking}: one payment per idempotency key, the booking guard held;</li>
+ *   <li>{@link OneChargePerAttempt}: at most one charge per attempt across all connectors;</li>
+ *   <li>{@link NothingLeftPending}: no payment left PENDING or PROCESSING;</li>
+ *   <li>{@link BookingLifecycle}: booking activated iff a COMPLETED payment exists, once; cancelled at most once;</li>
+ *   <li>{@link RefundsWithinAmounts}: refunds never exceed amounts (database and connectors' ledgers);</li>
+ *   <li>{@link OrphanedChargesRefunded}: every orphaned charge refunded exactly once;</li>
+ *   <li>{@link OneConfirmationPerBooking}: exactly one confirmation e-mail per activated booking;</li>
+ *   <li>{@link EventsDelivered}: every event delivered to the merchant (and to Kafka when enabled);</li>
+ *   <li>{@link OneEventPerTransition}: exactly one event per transition.</li>
+ * </ol>
+ * The database is read once, in one REPEATABLE READ transaction ({@link Snapshot}), before any replay is sent. An
+ * invariant that throws fails with the exception's message; the others still run.
+ */
 public final class Checker {
+
+    private static final List<Invariant> INVARIANTS = List.of(
+            new AcknowledgedEffects(),
+            new OnePaymentPerKeyAndBooking(),
+            new OneChargePerAttempt(),
+            new NothingLeftPending(),
+            new BookingLifecycle(),
+            new RefundsWithinAmounts(),
+            new OrphanedChargesRefunded(),
+            new OneConfirmationPerBooking(),
+            new EventsDelivered(),
+            new OneEventPerTransition());
 
     private Checker() {
     }
 
     public static Report check(CampaignFacts facts, List<HistoryEntry> history) {
-        return new Report(List.of());
+        CheckContext context;
+        try {
+            Snapshot db = Snapshot.read(facts.database());
+            context = new CheckContext(facts, history, Operations.of(history), db, Charges.of(facts, db));
+        } catch (RuntimeException e) {
+            return new Report(INVARIANTS.stream()
+                    .map(invariant -> new InvariantResult(invariant.name(), false,
+                            "could not read the final state: " + e, Set.of()))
+                    .toList());
+        }
+        List<InvariantResult> results = new java.util.ArrayList<>();
+        for (Invariant invariant : INVARIANTS) {
+            try {
+                results.add(invariant.check(context));
+            } catch (RuntimeException e) {
+                results.add(new InvariantResult(invariant.name(), false, "the check threw " + e, Set.of()));
+            }
+        }
+        return new Report(List.copyOf(results));
     }
 
     /**

@@ -1,0 +1,98 @@
+package com.payorch.chaos.check;
+
+import com.payorch.chaos.CampaignFacts;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every charge any connector made, in one shape: the Stripe and Adyen fakes' ledgers ({@link CampaignFacts#pspCharges})
+ * and the sandbox's own tables ({@code sandbox_charges}, {@code sandbox_refunds}).
+ *
+ * <p>A PSP charge's payment and attempt come from the idempotency key the service sent with it (the attempt's key:
+ * the payment id for attempt 1, {@code <payment id>-attempt-<n>} after retries, {@code gateway.ChargeRequest}); when
+ * that does not parse, from {@code reference} ({@code pay_…}, optionally followed by {@code :n}, {@code /n} or
+ * {@code -attempt-n}); when the attempt is still unknown, from the attempt whose recorded (connector, reference) is
+ * the charge's pspReference.
+ */
+record Charges(List<Charge> all) {
+
+    /**
+     * @param attempt null when it could not be told
+     * @param tookMoney the connector holds the money (sandbox {@code succeeded}, PSP {@code succeeded})
+     */
+    record Charge(String connector, String reference, String paymentId, Integer attempt, long amount,
+                  String currency, boolean tookMoney, List<ChargeRefund> refunds) {
+
+        long refundedOrPending() {
+            return refunds.stream().filter(r -> !r.failed()).mapToLong(ChargeRefund::amount).sum();
+        }
+
+        long liveRefunds() {
+            return refunds.stream().filter(r -> !r.failed()).count();
+        }
+    }
+
+    record ChargeRefund(String reference, long amount, boolean failed) {
+    }
+
+    private static final Pattern ATTEMPT_KEY = Pattern.compile("^(pay_[A-Za-z0-9]+)(?:-attempt-(\\d+))?$");
+    private static final Pattern REFERENCE = Pattern.compile("(pay_[A-Za-z0-9]+)(?:(?:-attempt-|[:/#])(\\d+))?");
+
+    static Charges of(CampaignFacts facts, Snapshot db) {
+        List<Charge> all = new ArrayList<>();
+        Map<String, List<ChargeRefund>> sandboxRefunds = new HashMap<>();
+        for (Snapshot.SandboxRefund refund : db.sandboxRefunds()) {
+            sandboxRefunds.computeIfAbsent(refund.chargeId(), k -> new ArrayList<>())
+                    .add(new ChargeRefund(refund.id(), refund.amount(), refund.status().equals("failed")));
+        }
+        for (Snapshot.SandboxCharge charge : db.sandboxCharges()) {
+            all.add(new Charge("sandbox", charge.id(), charge.paymentId(), charge.attempt(), charge.amount(),
+                    charge.currency(), charge.status().equals("succeeded"),
+                    sandboxRefunds.getOrDefault(charge.id(), List.of())));
+        }
+        Map<String, Snapshot.Attempt> attemptsByReference = new HashMap<>();
+        db.attempts().stream().filter(a -> a.reference() != null)
+                .forEach(a -> attemptsByReference.put(a.connector() + ":" + a.reference(), a));
+        for (CampaignFacts.PspCharge psp : facts.pspCharges()) {
+            String paymentId = null;
+            Integer attempt = null;
+            Matcher key = ATTEMPT_KEY.matcher(psp.idempotencyKey() == null ? "" : psp.idempotencyKey());
+            if (key.matches()) {
+                paymentId = key.group(1);
+                attempt = key.group(2) == null ? 1 : Integer.parseInt(key.group(2));
+            } else if (psp.reference() != null) {
+                Matcher reference = REFERENCE.matcher(psp.reference());
+                if (reference.find()) {
+                    paymentId = reference.group(1);
+                    attempt = reference.group(2) == null ? null : Integer.parseInt(reference.group(2));
+                }
+            }
+            Snapshot.Attempt recorded = attemptsByReference.get(psp.connector() + ":" + psp.pspReference());
+            if (recorded != null && (paymentId == null || paymentId.equals(recorded.paymentId()))) {
+                paymentId = recorded.paymentId();
+                attempt = attempt == null ? recorded.number() : attempt;
+            }
+            List<ChargeRefund> refunds = psp.refunds() == null ? List.of() : psp.refunds().stream()
+                    .map(r -> new ChargeRefund(r.pspReference(), r.amount(), failed(r.status()))).toList();
+            all.add(new Charge(psp.connector(), psp.pspReference(), paymentId, attempt, psp.amount(),
+                    psp.currency() == null ? null : psp.currency().toUpperCase(Locale.ROOT), psp.succeeded(),
+                    refunds));
+        }
+        return new Charges(List.copyOf(all));
+    }
+
+    /** A PSP refund that gives nothing back: failed, declined, refused, cancelled. */
+    static boolean failed(String status) {
+        if (status == null) {
+            return false;
+        }
+        String s = status.toLowerCase(Locale.ROOT);
+        return s.contains("fail") || s.contains("declin") || s.contains("refus") || s.startsWith("cancel")
+                || s.startsWith("canceled");
+    }
+}

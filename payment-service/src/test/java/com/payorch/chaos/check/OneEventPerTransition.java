@@ -1,0 +1,124 @@
+package com.payorch.chaos.check;
+
+import com.payorch.chaos.check.Checker.InvariantResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Invariant 10: exactly one event per transition, and no event without its transition.
+ *
+ * <ul>
+ *   <li>payments: a payment's {@code version} is the ordinal of its transitions (CREATE is version 1, each later
+ *       row of {@code payment_transitions} one more), and every transition writes the event
+ *       {@code PaymentStateChanges.eventFor} names: CREATE → {@code payment.created}, to PROCESSING →
+ *       {@code payment.processing}, to COMPLETED → {@code payment.completed}, to FAILED → {@code payment.failed},
+ *       RETRY (to PENDING) → none; each with {@code data.version} = that ordinal. The payment's {@code payment.*}
+ *       events, keyed (type, data.version), must match the transitions' expected keys one to one;</li>
+ *   <li>refunds (their own life cycle, PENDING → SUCCEEDED | FAILED): one {@code refund.created}, and one
+ *       {@code refund.succeeded} / {@code refund.failed} exactly when the refund is SUCCEEDED / FAILED, matched by
+ *       {@code data.refundId}; no refund event for an unknown refund;</li>
+ *   <li>orphaned attempts: one {@code charge.orphaned} (by payment and {@code data.attempt}) per attempt with
+ *       {@code orphaned_at}, none for another.</li>
+ * </ul>
+ * Booking events are invariant 5's and 8's. Offending keys: payment ids.
+ */
+final class OneEventPerTransition implements Invariant {
+
+    @Override
+    public String name() {
+        return "one-event-per-transition";
+    }
+
+    @Override
+    public InvariantResult check(CheckContext context) {
+        Snapshot db = context.db();
+        Set<String> offending = new LinkedHashSet<>();
+        List<String> problems = new ArrayList<>();
+        Map<String, Integer> expected = new HashMap<>();
+        int transitions = 0;
+        for (Snapshot.Transition t : db.transitions()) {
+            transitions++;
+            String type = switch (t.toStatus()) {
+                case "PENDING" -> t.event().equals("CREATE") ? "payment.created" : null;
+                case "PROCESSING" -> "payment.processing";
+                case "COMPLETED" -> "payment.completed";
+                case "FAILED" -> "payment.failed";
+                default -> "unknown:" + t.toStatus();
+            };
+            if (type != null) {
+                expected.merge(t.paymentId() + " " + type + " v" + t.ordinal(), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> actual = new HashMap<>();
+        Map<String, Integer> refundEvents = new HashMap<>();
+        Map<String, Integer> orphanEvents = new HashMap<>();
+        int events = 0;
+        for (Snapshot.Event event : db.events()) {
+            JsonNode data = Operations.json(event.data());
+            if (event.type().startsWith("payment.")) {
+                events++;
+                actual.merge(event.paymentId() + " " + event.type() + " v" + data.path("version").asLong(-1), 1,
+                        Integer::sum);
+            } else if (event.type().startsWith("refund.")) {
+                events++;
+                refundEvents.merge(data.path("refundId").asText("?") + " " + event.type(), 1, Integer::sum);
+            } else if (event.type().equals("charge.orphaned")) {
+                events++;
+                orphanEvents.merge(event.paymentId() + "#" + data.path("attempt").asInt(-1), 1, Integer::sum);
+            }
+        }
+        Set<String> keys = new LinkedHashSet<>(expected.keySet());
+        keys.addAll(actual.keySet());
+        for (String key : keys) {
+            int want = expected.getOrDefault(key, 0);
+            int have = actual.getOrDefault(key, 0);
+            if (want != 1 || have != 1) {
+                problems.add(key + ": " + have + " events for " + want + " transitions");
+                offending.add(key.substring(0, key.indexOf(' ')));
+            }
+        }
+        Map<String, String> refundPayments = new HashMap<>();
+        for (Snapshot.Refund refund : db.refunds()) {
+            refundPayments.put(refund.id(), refund.paymentId());
+            int created = refundEvents.getOrDefault(refund.id() + " refund.created", 0);
+            int succeeded = refundEvents.getOrDefault(refund.id() + " refund.succeeded", 0);
+            int failed = refundEvents.getOrDefault(refund.id() + " refund.failed", 0);
+            if (created != 1 || succeeded != (refund.status().equals("SUCCEEDED") ? 1 : 0)
+                    || failed != (refund.status().equals("FAILED") ? 1 : 0)) {
+                problems.add("refund " + refund.id() + " (" + refund.status() + ") has " + created + " created, "
+                        + succeeded + " succeeded, " + failed + " failed events");
+                offending.add(refund.paymentId());
+            }
+        }
+        refundEvents.keySet().forEach(key -> {
+            String refundId = key.substring(0, key.indexOf(' '));
+            if (!refundPayments.containsKey(refundId)) {
+                problems.add("event " + key + " names no refund");
+                offending.add(refundId);
+            }
+        });
+        Set<String> orphanedAttempts = new LinkedHashSet<>();
+        db.attempts().stream().filter(Snapshot.Attempt::orphaned)
+                .forEach(a -> orphanedAttempts.add(a.paymentId() + "#" + a.number()));
+        Set<String> orphanKeys = new LinkedHashSet<>(orphanedAttempts);
+        orphanKeys.addAll(orphanEvents.keySet());
+        for (String key : orphanKeys) {
+            int want = orphanedAttempts.contains(key) ? 1 : 0;
+            int have = orphanEvents.getOrDefault(key, 0);
+            if (want != have) {
+                problems.add("attempt " + key + ": " + have + " charge.orphaned events, expected " + want);
+                offending.add(key.substring(0, key.indexOf('#')));
+            }
+        }
+        String detail = transitions + " transitions, " + db.refunds().size() + " refunds, "
+                + orphanedAttempts.size() + " orphaned attempts; " + events + " payment, refund and orphan events"
+                + (problems.isEmpty() ? ": one event each, none without its transition"
+                        : "; " + problems.size() + " problems, first: " + problems.get(0));
+        return new InvariantResult(name(), problems.isEmpty(), detail, offending);
+    }
+}
