@@ -35,8 +35,10 @@ import tools.jackson.databind.JsonNode;
  *       {@code FINISHED}, stores the acknowledged status and names that payment (and refund).</li>
  * </ul>
  * Replay: each distinct request (method, path, recorded headers, body) is sent once more, after the run, to the
- * instances in turn (8 at a time); its status must equal every acknowledged answer's status and its body must be
- * the same bytes (compared as UTF-8 text) as every acknowledged answer's body. Offending keys: the Idempotency-Keys
+ * instances in turn (8 at a time); its status must equal every acknowledged answer's status, its body must be
+ * the same bytes (compared as UTF-8 text) as every acknowledged answer's body, and its {@code Location} and
+ * {@code ETag} the acknowledged ones (when the history recorded them). A request whose effect is missing is not
+ * replayed (without a finished key the replay would execute it again). Offending keys: the Idempotency-Keys
  * (and payment ids) concerned.
  */
 final class AcknowledgedEffects implements Invariant {
@@ -68,6 +70,8 @@ final class AcknowledgedEffects implements Invariant {
 
         Set<String> offending = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
+        // A request whose effect is missing is not replayed: without a finished key the replay would execute it.
+        Set<Operation> unreplayable = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         int creates = 0;
         int retries = 0;
         int refundCount = 0;
@@ -131,6 +135,7 @@ final class AcknowledgedEffects implements Invariant {
                 }
             }
             if (problem != null) {
+                unreplayable.add(op);
                 problems.add(problem);
                 offending.add(key);
                 if (paymentId != null) {
@@ -142,6 +147,9 @@ final class AcknowledgedEffects implements Invariant {
         // Replays: one per distinct request, compared with every acknowledged answer to it.
         Map<String, List<Operation>> byRequest = new LinkedHashMap<>();
         for (Operation op : acknowledged) {
+            if (unreplayable.contains(op)) {
+                continue;
+            }
             String identity = op.method() + " " + op.path() + "\n" + new TreeMap<>(op.requestHeaders()) + "\n"
                     + op.requestBody();
             byRequest.computeIfAbsent(identity, k -> new ArrayList<>()).add(op);
@@ -174,11 +182,13 @@ final class AcknowledgedEffects implements Invariant {
                     replayed++;
                     for (Operation op : same) {
                         if (replay.status() != op.answer().status()
-                                || !replay.body().equals(op.answer().responseBody())) {
+                                || !replay.body().equals(op.answer().responseBody())
+                                || !sameHeader(op, replay, "location") || !sameHeader(op, replay, "etag")) {
                             problems.add("replay of " + op.method() + " " + op.path() + " (key "
                                     + op.idempotencyKey() + ") answered " + replay.status() + " "
-                                    + abbreviate(replay.body()) + ", acknowledged " + op.answer().status() + " "
-                                    + abbreviate(op.answer().responseBody()));
+                                    + abbreviate(replay.body()) + " (Location " + replay.headers().get("location")
+                                    + ", ETag " + replay.headers().get("etag") + "), acknowledged "
+                                    + op.answer().status() + " " + abbreviate(op.answer().responseBody()));
                             offending.add(op.idempotencyKey());
                             break;
                         }
@@ -212,6 +222,12 @@ final class AcknowledgedEffects implements Invariant {
                     + ", acknowledged " + paymentId + (refundId == null ? "" : " / " + refundId);
         }
         return null;
+    }
+
+    /** The acknowledged answer's header (when it was recorded) equals the replay's. */
+    private static boolean sameHeader(Operation op, Replayer.Answer replay, String name) {
+        String acknowledged = Operations.header(op.answer().responseHeaders(), name);
+        return acknowledged == null || acknowledged.equals(replay.headers().get(name));
     }
 
     static String abbreviate(String text) {

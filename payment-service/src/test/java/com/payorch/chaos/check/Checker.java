@@ -21,7 +21,8 @@ import java.util.Set;
  *   <li>{@link EventsDelivered}: every event delivered to the merchant (and to Kafka when enabled);</li>
  *   <li>{@link OneEventPerTransition}: exactly one event per transition.</li>
  * </ol>
- * The database is read once, in one REPEATABLE READ transaction ({@link Snapshot}), before any replay is sent. An
+ * The database is read once, in one REPEATABLE READ transaction ({@link Snapshot}), and the outside world's facts
+ * copied once ({@link FrozenFacts}), before any replay is sent. An
  * invariant that throws fails with the exception's message; the others still run.
  */
 public final class Checker {
@@ -45,7 +46,8 @@ public final class Checker {
         CheckContext context;
         try {
             Snapshot db = Snapshot.read(facts.database());
-            context = new CheckContext(facts, history, Operations.of(history), db, Charges.of(facts, db));
+            FrozenFacts frozen = FrozenFacts.of(facts);
+            context = new CheckContext(frozen, history, Operations.of(history), db, Charges.of(frozen, db));
         } catch (RuntimeException e) {
             return new Report(INVARIANTS.stream()
                     .map(invariant -> new InvariantResult(invariant.name(), false,
@@ -61,6 +63,32 @@ public final class Checker {
             }
         }
         return new Report(List.copyOf(results));
+    }
+
+    /**
+     * The history entries that concern an offending key of a failed invariant (the key appears in the entry's path,
+     * a request header, the request body or the response body), in history order: what a failed campaign writes out
+     * next to its seed and fault schedule. NEMESIS entries are not included (the schedule is written whole).
+     */
+    public static List<HistoryEntry> offendingHistory(Report report, List<HistoryEntry> history) {
+        Set<String> keys = new java.util.LinkedHashSet<>();
+        report.results().stream().filter(result -> !result.passed())
+                .forEach(result -> keys.addAll(result.offendingKeys()));
+        keys.removeIf(key -> key == null || key.isBlank());
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        return history.stream().filter(entry -> entry.kind() != HistoryEntry.Kind.NEMESIS)
+                .filter(entry -> keys.stream().anyMatch(key -> mentions(entry, key)))
+                .toList();
+    }
+
+    private static boolean mentions(HistoryEntry entry, String key) {
+        return (entry.path() != null && entry.path().contains(key))
+                || (entry.requestHeaders() != null && entry.requestHeaders().values().stream()
+                        .anyMatch(value -> value != null && value.contains(key)))
+                || (entry.requestBody() != null && entry.requestBody().contains(key))
+                || (entry.responseBody() != null && entry.responseBody().contains(key));
     }
 
     /**

@@ -290,7 +290,14 @@ class CheckerTest {
     void aPaymentLeftProcessingFails() throws Exception {
         sql("update payments set status = 'PROCESSING', changed_at = now() where id = ?", paymentB);
         try {
-            assertOnlyBroken(Checker.check(facts(), history), "no-payment-left-pending", paymentB);
+            Report report = Checker.check(facts(), history);
+
+            assertOnlyBroken(report, "no-payment-left-pending", paymentB);
+            // B's create (its answer names it), its retry and its two webhooks (their paths or bodies name it): 4
+            // requests, each an INVOKE and an ANSWERED entry, but the create's INVOKE does not name it yet.
+            List<HistoryEntry> offending = Checker.offendingHistory(report, history);
+            assertThat(offending).hasSize(7).allMatch(e -> String.valueOf(e.responseBody()).contains(paymentB)
+                    || String.valueOf(e.requestBody()).contains(paymentB) || e.path().contains(paymentB));
         } finally {
             sql("update payments set status = 'FAILED' where id = ?", paymentB);
         }

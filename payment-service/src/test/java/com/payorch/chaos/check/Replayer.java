@@ -19,13 +19,14 @@ import java.util.Set;
  */
 final class Replayer {
 
-    record Answer(int status, String body) {
+    /** @param headers the answer's headers, names in lower case, values of one name joined with ", " */
+    record Answer(int status, Map<String, String> headers, String body) {
     }
 
     /** Headers java.net.http sets itself and refuses from callers. */
     private static final Set<String> RESTRICTED = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "transfer-encoding", "keep-alive", "te", "trailer", "http2-settings");
-    private static final int ATTEMPTS = 6;
+    private static final int ATTEMPTS = 10;
 
     private final HttpClient http = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
@@ -59,7 +60,10 @@ final class Replayer {
                 boolean notNow = response.statusCode() == 429 || response.statusCode() == 503
                         || (response.statusCode() == 409 && text.contains("idempotency_request_in_progress"));
                 if (!notNow || attempt == ATTEMPTS - 1) {
-                    return new Answer(response.statusCode(), text);
+                    Map<String, String> answerHeaders = new java.util.TreeMap<>();
+                    response.headers().map().forEach((name, values) -> answerHeaders.put(
+                            name.toLowerCase(Locale.ROOT), String.join(", ", values)));
+                    return new Answer(response.statusCode(), answerHeaders, text);
                 }
                 pause(response.headers().firstValue("Retry-After").map(Replayer::seconds).orElse(500L));
             } catch (IOException e) {
