@@ -442,35 +442,11 @@ class CheckerTest {
     private Facts facts() {
         TestDatabase db = TestDatabase.get();
         return new Facts(new CampaignFacts.Database(db.jdbcUrl(), db.username(), db.password(), SCHEMA),
-                List.of(baseUrl), stripeLedger(), mails(), List.copyOf(deliveries), Optional.empty());
+                List.of(baseUrl), Ledgers.stripe(stripe), mails(), List.copyOf(deliveries), Optional.empty());
     }
 
     private CampaignFacts facts(UnaryOperator<Facts> change) {
         return change.apply(facts());
-    }
-
-    /**
-     * The fake Stripe's ledger as the world would report it: every PaymentIntent that took or may take money, with
-     * the attempt's idempotency key the service sends (the payment id, then {@code <id>-attempt-<n>}) and the
-     * payment id of its metadata as the reference.
-     */
-    private List<PspCharge> stripeLedger() {
-        List<PspCharge> charges = new ArrayList<>();
-        for (String id : stripe.chargedIntents()) {
-            Map<String, Object> intent = stripe.intent(id);
-            Map<?, ?> metadata = (Map<?, ?>) intent.get("metadata");
-            String paymentId = (String) metadata.get("payment_id");
-            int attempt = Integer.parseInt((String) metadata.get("attempt"));
-            List<PspRefund> refunds = stripe.refundsOf(id).stream()
-                    .map(r -> new PspRefund((String) r.get("id"), ((Number) r.get("amount")).longValue(),
-                            (String) r.get("status")))
-                    .toList();
-            charges.add(new PspCharge("stripe", id, attempt == 1 ? paymentId : paymentId + "-attempt-" + attempt,
-                    paymentId, ((Number) intent.get("amount")).longValue(),
-                    ((String) intent.get("currency")).toUpperCase(Locale.ROOT), "succeeded".equals(intent.get("status")),
-                    refunds));
-        }
-        return charges;
     }
 
     private static List<ReceivedMail> mails() {
