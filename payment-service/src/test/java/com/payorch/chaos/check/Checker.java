@@ -3,6 +3,7 @@ package com.payorch.chaos.check;
 import com.payorch.chaos.CampaignFacts;
 import com.payorch.chaos.history.HistoryEntry;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -63,6 +64,39 @@ public final class Checker {
             }
         }
         return new Report(List.copyOf(results));
+    }
+
+    /**
+     * Background work the service still owes, by kind (zero when settled): what a campaign can wait on before it
+     * calls {@link #check} (with {@code payments.recovery.*} short enough that recovery finishes within the wait).
+     * Kinds: {@code payments PENDING/PROCESSING}, {@code refunds PENDING}, {@code events undispatched} (parked ones
+     * included), {@code merchant deliveries pending}, {@code confirmations unsent} and {@code cancellation e-mails
+     * unsent} (claimed rows whose e-mail is not marked sent), {@code sandbox charges processing}.
+     */
+    public static Map<String, Long> outstandingWork(CampaignFacts.Database database) {
+        Map<String, String> queries = new java.util.LinkedHashMap<>();
+        queries.put("payments PENDING/PROCESSING", "select count(*) from payments where status in ('PENDING', 'PROCESSING')");
+        queries.put("refunds PENDING", "select count(*) from refunds where status = 'PENDING'");
+        queries.put("events undispatched", "select count(*) from events where dispatched_at is null");
+        queries.put("merchant deliveries pending", "select count(*) from webhook_deliveries where status = 'pending'");
+        queries.put("confirmations unsent", "select count(*) from booking_confirmations where sent_at is null");
+        queries.put("cancellation e-mails unsent",
+                "select count(*) from booking_cancellation_emails where sent_at is null");
+        queries.put("sandbox charges processing", "select count(*) from sandbox_charges where status = 'processing'");
+        Map<String, Long> counts = new java.util.LinkedHashMap<>();
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(database.jdbcUrl(),
+                database.user(), database.password())) {
+            connection.setSchema(database.schema());
+            for (Map.Entry<String, String> query : queries.entrySet()) {
+                try (var statement = connection.createStatement(); var rs = statement.executeQuery(query.getValue())) {
+                    rs.next();
+                    counts.put(query.getKey(), rs.getLong(1));
+                }
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("Could not read the service's schema " + database.schema(), e);
+        }
+        return counts;
     }
 
     /**

@@ -213,6 +213,8 @@ class CheckerTest {
     void everyInvariantHoldsOnTheRealStateAndSaysWhatItChecked() {
         Report report = Checker.check(facts(), history);
         report.lines().forEach(System.out::println);
+        assertThat(Checker.outstandingWork(facts().database())).hasSize(7).allSatisfy((kind, n) -> assertThat(n)
+                .as(kind).isZero());
 
         assertThat(report.results()).extracting(InvariantResult::name).containsExactly(
                 "acknowledged-effects-and-replays", "one-payment-per-key-and-booking", "one-charge-per-attempt",
@@ -293,6 +295,7 @@ class CheckerTest {
             Report report = Checker.check(facts(), history);
 
             assertOnlyBroken(report, "no-payment-left-pending", paymentB);
+            assertThat(Checker.outstandingWork(facts().database())).containsEntry("payments PENDING/PROCESSING", 1L);
             // B's create (its answer names it), its retry and its two webhooks (their paths or bodies name it): 4
             // requests, each an INVOKE and an ANSWERED entry, but the create's INVOKE does not name it yet.
             List<HistoryEntry> offending = Checker.offendingHistory(report, history);
