@@ -58,7 +58,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The checker against a real final state: one service instance on a schema of its own, the sandbox and a fake
  * Stripe, a real SMTP server and a merchant-webhook receiver, driven through completed, failed-and-retried,
- * refunded (partly and in full), orphaned and directly charged payments, every request recorded as the campaign's
+ * refunded (partly and in full), orphaned (at the sandbox and at Stripe) and directly charged payments, every request recorded as the campaign's
  * clients record them. All ten invariants pass on that state; then each test breaks exactly one (in the database,
  * in the facts or in the history), sees that invariant fail naming the offending key and the other nine pass, and
  * puts the state back.
@@ -166,6 +166,14 @@ class CheckerTest {
         post("c1", "refund", SANDBOX_KEY, unique("refundD"), "/v1/payments/" + paymentD + "/refunds",
                 "{\"amount\": 3000}", 201);
 
+        // G: sandbox, the same orphaned charge: attempt 1 reported failed although the sandbox charged it.
+        String paymentG = idOf(post("c3", "create", SANDBOX_KEY, unique("keyG"), "/v1/payments",
+                payment(unique("bkG"), 8000, "JPY", "pm_card_ok", null), 201));
+        sandboxWebhook("payment.failed", paymentG, 1, 8000, "JPY");
+        post("c3", "retry", SANDBOX_KEY, unique("retryG"), "/v1/payments/" + paymentG + "/retry", "{}", 200);
+        sandboxWebhook("payment.succeeded", paymentG, 1, 8000, "JPY", "rejected");
+        sandboxWebhook("payment.succeeded", paymentG, 2, 8000, "JPY");
+
         // E: Stripe, attempt 1 reported failed, retried; then attempt 1 turns out to have succeeded after all (an
         // orphaned charge, refunded by the service), and attempt 2 succeeds.
         String bookingE = unique("bkE");
@@ -224,10 +232,10 @@ class CheckerTest {
         assertThat(report.results()).allMatch(InvariantResult::passed).allMatch(r -> r.offendingKeys().isEmpty());
         assertThat(report.lines()).hasSize(11).last().isEqualTo("10 passed, 0 failed");
         String lines = String.join("\n", report.lines());
-        assertThat(lines).contains("PASS acknowledged-effects-and-replays: 12 acknowledged (7 creates, 2 retries,"
-                + " 3 refunds), 11 distinct requests replayed");
-        assertThat(lines).contains("8 charges {sandbox=5, stripe=3}");
-        assertThat(lines).contains("1 orphaned");
+        assertThat(lines).contains("PASS acknowledged-effects-and-replays: 14 acknowledged (8 creates, 3 retries,"
+                + " 3 refunds), 13 distinct requests replayed");
+        assertThat(lines).contains("10 charges {sandbox=7, stripe=3}");
+        assertThat(lines).contains("2 orphaned, 2 automatic refunds");
         assertThat(lines).contains("3 confirmations and 1 cancellations expected");
     }
 
@@ -516,6 +524,11 @@ class CheckerTest {
     /** The sandbox's webhook about the payment's charge for that attempt, as the gateway would send it. */
     private void sandboxWebhook(String type, String paymentId, int attempt, long amount, String currency)
             throws Exception {
+        sandboxWebhook(type, paymentId, attempt, amount, currency, "applied");
+    }
+
+    private void sandboxWebhook(String type, String paymentId, int attempt, long amount, String currency,
+                                String expectedOutcome) throws Exception {
         String charge = text("select id from sandbox_charges where payment_id = ? and attempt = ?", paymentId,
                 attempt);
         String body = "{\"type\": \"" + type + "\", \"data\": {\"paymentId\": \"" + paymentId + "\", \"chargeId\": \""
@@ -526,7 +539,8 @@ class CheckerTest {
                 .forEach((name, values) -> headers.put(name, values.get(0)));
         headers.put("Content-Type", "application/json");
         HistoryEntry answered = call("gateway", "webhook-sandbox", "POST", "/v1/webhooks/sandbox", headers, body);
-        assertThat(answered.responseBody()).contains("applied");
+        assertThat(JSON.readTree(answered.responseBody()).path("status").asText()).as(answered.responseBody())
+                .isEqualTo(expectedOutcome);
     }
 
     private void stripeWebhook(String type, Map<String, Object> intent, String expectedOutcome) throws Exception {
