@@ -85,12 +85,10 @@ final class Replayer {
         }
     }
 
+    /** Waits as the server asked (Retry-After) before the next try: a client's backoff, not a test's timing. */
     private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        java.util.concurrent.CompletableFuture.runAsync(() -> { },
+                java.util.concurrent.CompletableFuture.delayedExecutor(millis,
+                        java.util.concurrent.TimeUnit.MILLISECONDS)).join();
     }
 }
