@@ -1,0 +1,222 @@
+package com.payorch.chaos.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.chaos.history.History;
+import com.payorch.chaos.history.HistoryEntry;
+import com.payorch.chaos.history.HistoryEntry.Kind;
+import com.payorch.chaos.workload.WorkloadTargets.Merchant;
+import com.payorch.fakes.FakeAdyen;
+import com.payorch.fakes.FakeStripe;
+import com.payorch.testsupport.ServiceInstances;
+import com.payorch.testsupport.TestQueries;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The campaign's workload against three in-JVM instances on one schema, with the Stripe and Adyen fakes and a
+ * merchant per route, and no faults: its history is complete and well formed, every kind of operation got through,
+ * and what the service acknowledged is there and replays byte for byte.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WorkloadTest {
+
+    private static final String STRIPE_KEY = "sk_test_51FakeWorkloadSecretKeyDoNotLog0014";
+    private static final String STRIPE_WEBHOOK_SECRET = "whsec_FakeWorkloadEndpointSecretDoNotLog14";
+    private static final String ADYEN_KEY = "AQE_FakeWorkloadAdyenKeyDoNotLog_0014";
+    private static final String ADYEN_ACCOUNT = "PayorchWorkloadECOM";
+    private static final String ADYEN_HMAC = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+    private static final String SANDBOX_SECRET = "whsec_ND6TizoORtDE/ir/gZloZLqP5sBT2eOENEVdcVM2d9Y=";
+    private static final JsonMapper JSON = new JsonMapper();
+
+    private final FakeStripe stripe = new FakeStripe(0).acceptKey(STRIPE_KEY);
+    private final FakeAdyen adyen = new FakeAdyen().acceptKey(ADYEN_KEY);
+    private final List<Merchant> merchants = List.of(new Merchant("wl_sandbox", "sk_test_wl_sandbox", "sandbox"),
+            new Merchant("wl_stripe", "sk_test_wl_stripe", "stripe"),
+            new Merchant("wl_adyen", "sk_test_wl_adyen", "adyen"),
+            new Merchant("wl_failover", "sk_test_wl_failover", "stripe,adyen"));
+    private ServiceInstances instances;
+    private List<String> urls;
+    private List<HistoryEntry> history;
+    private Workload.Summary summary;
+
+    @BeforeAll
+    void runTheWorkloadForFifteenSeconds(@TempDir Path dir) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--payments.gateway.sandbox.webhook-secret=" + SANDBOX_SECRET,
+                "--payments.connectors.stripe.api-base=" + stripe.baseUrl(),
+                "--payments.connectors.adyen.checkout-url=" + adyen.checkoutUrl()));
+        for (Merchant merchant : merchants) {
+            String prefix = "--payments.merchants." + merchant.id();
+            arguments.add(prefix + ".api-key=" + merchant.apiKey());
+            arguments.add(prefix + ".routing=" + merchant.routing());
+            if (merchant.routing().contains("stripe")) {
+                arguments.add(prefix + ".connectors.stripe.secret-key=" + STRIPE_KEY);
+                arguments.add(prefix + ".connectors.stripe.webhook-secret=" + STRIPE_WEBHOOK_SECRET);
+            }
+            if (merchant.routing().contains("adyen")) {
+                arguments.add(prefix + ".connectors.adyen.api-key=" + ADYEN_KEY);
+                arguments.add(prefix + ".connectors.adyen.merchant-account=" + ADYEN_ACCOUNT);
+                arguments.add(prefix + ".connectors.adyen.hmac-key=" + ADYEN_HMAC);
+            }
+        }
+        instances = ServiceInstances.start(3, "chaos_workload_tests", arguments);
+        urls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            urls.add("http://localhost:"
+                    + ((WebServerApplicationContext) instances.context(i)).getWebServer().getPort());
+        }
+        WorkloadTargets targets = new WorkloadTargets(urls, merchants, SANDBOX_SECRET, stripe, STRIPE_WEBHOOK_SECRET,
+                adyen, ADYEN_ACCOUNT, ADYEN_HMAC);
+        Path file = dir.resolve("history.jsonl");
+        try (History recorder = History.create(file)) {
+            summary = new Workload(targets, recorder, 14L, 6).run(Duration.ofSeconds(15));
+        }
+        history = History.read(file);
+    }
+
+    @AfterAll
+    void stop() {
+        if (instances != null) {
+            instances.close();
+        }
+        stripe.close();
+        adyen.close();
+    }
+
+    @Test
+    void everyInvokeHasExactlyOneCompletionOfTheSameRequestAndTheSummaryCountsThem() {
+        Map<String, HistoryEntry> open = new HashMap<>();
+        long completions = 0;
+        for (HistoryEntry entry : history) {
+            assertThat(entry.kind()).isNotEqualTo(Kind.NEMESIS);
+            if (entry.kind() == Kind.INVOKE) {
+                assertThat(open.put(entry.process(), entry)).as("a second request open in %s", entry.process())
+                        .isNull();
+                continue;
+            }
+            HistoryEntry invoke = open.remove(entry.process());
+            assertThat(invoke).as("completion without an invoke: %s", entry).isNotNull();
+            assertThat(List.of(entry.operation(), entry.target(), entry.method(), entry.path()))
+                    .isEqualTo(List.of(invoke.operation(), invoke.target(), invoke.method(), invoke.path()));
+            assertThat(entry.requestBody()).isEqualTo(invoke.requestBody());
+            assertThat(entry.seq()).isGreaterThan(invoke.seq());
+            completions++;
+        }
+        assertThat(open).as("requests left without completion").isEmpty();
+        assertThat(summary.outcomes().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(completions);
+        assertThat(completions).as("requests in 15 s").isGreaterThan(300);
+    }
+
+    @Test
+    void noRequestIsAnsweredWithA5xxAndLostOnesAreRare() {
+        assertThat(history).filteredOn(e -> e.kind() == Kind.ANSWERED && e.status() >= 500).isEmpty();
+        long lost = history.stream().filter(e -> e.kind() == Kind.LOST).count();
+        assertThat(lost).as("time-outs without faults (summary %s)", summary.outcomes())
+                .isLessThanOrEqualTo(history.size() / 100);
+    }
+
+    @Test
+    void everyKindOfOperationIsAcknowledgedAtLeastOnceAndAReusedKeyIsAlwaysRefused() {
+        Map<String, Long> acknowledged = history.stream().filter(HistoryEntry::acknowledged)
+                .collect(Collectors.groupingBy(HistoryEntry::operation, TreeMap::new, Collectors.counting()));
+        assertThat(acknowledged).as("summary %s", summary.outcomes()).containsKeys("create", "create-replay",
+                "retry", "refund", "read", "webhook-sandbox", "webhook-stripe", "webhook-adyen");
+        List<Integer> mismatches = history.stream().filter(e -> e.kind() == Kind.ANSWERED
+                && e.operation().equals("create-mismatch")).map(HistoryEntry::status).toList();
+        assertThat(mismatches).isNotEmpty().containsOnly(422);
+        assertThat(summary.outcomes()).containsKeys("create 409", "refund 409", "read 404");
+        assertThat(history).filteredOn(e -> e.kind() == Kind.ANSWERED && e.operation().equals("create")
+                && e.status() == 409).extracting(HistoryEntry::responseBody)
+                .anyMatch(body -> body.contains("booking_already_paid") || body.contains("booking_payment_in_progress"));
+        assertThat(history).filteredOn(e -> e.kind() == Kind.ANSWERED && e.operation().equals("refund")
+                && e.status() == 409).extracting(HistoryEntry::responseBody)
+                .anyMatch(body -> body.contains("amount_exceeds_refundable"));
+    }
+
+    @Test
+    void everyAcknowledgedCreateIsInTheDatabaseAndEveryReplayOfItIsTheSameBytes() {
+        TestQueries queries = instances.queries();
+        Map<String, HistoryEntry> firstByKey = new LinkedHashMap<>();
+        for (HistoryEntry entry : history) {
+            if (entry.acknowledged() && entry.operation().equals("create")) {
+                String key = entry.requestHeaders().get("Authorization") + " "
+                        + entry.requestHeaders().get("Idempotency-Key");
+                HistoryEntry first = firstByKey.putIfAbsent(key, entry);
+                if (first != null) {
+                    assertThat(entry.responseBody()).isEqualTo(first.responseBody());
+                }
+            }
+        }
+        assertThat(firstByKey).hasSizeGreaterThan(20);
+        Set<String> ids = firstByKey.values().stream()
+                .map(e -> JSON.readTree(e.responseBody()).path("id").asString()).collect(Collectors.toSet());
+        assertThat(ids).hasSameSizeAs(firstByKey);
+        for (String id : ids) {
+            assertThat(queries.count("select count(*) from payments where id = $1", id)).as(id).isEqualTo(1);
+        }
+        long replayed = 0;
+        for (HistoryEntry entry : history) {
+            if (entry.acknowledged() && entry.operation().equals("create-replay")) {
+                String key = entry.requestHeaders().get("Authorization") + " "
+                        + entry.requestHeaders().get("Idempotency-Key").replace("\"", "");
+                assertThat(entry.responseBody()).isEqualTo(firstByKey.get(key).responseBody());
+                assertThat(entry.responseHeaders()).containsEntry("idempotent-replayed", "true");
+                replayed++;
+            }
+        }
+        assertThat(replayed).isPositive();
+
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        int instance = 0;
+        for (HistoryEntry original : firstByKey.values().stream().limit(25).toList()) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(urls.get(instance++ % 3) + original.path()))
+                    .POST(HttpRequest.BodyPublishers.ofString(original.requestBody()));
+            original.requestHeaders().forEach(request::header);
+            HttpResponse<String> answer = send(http, request.build());
+            assertThat(answer.statusCode()).isEqualTo(original.status());
+            assertThat(answer.body()).isEqualTo(original.responseBody());
+            assertThat(answer.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        }
+    }
+
+    @Test
+    void refundsNeverExceedTheirPaymentAndEveryPaymentHasOneBookingGuardWinner() {
+        TestQueries queries = instances.queries();
+        assertThat(queries.count("select count(*) from refunds")).as("refunds made").isPositive();
+        assertThat(queries.count("""
+                select count(*) from payments p where (select coalesce(sum(r.amount), 0) from refunds r
+                 where r.payment_id = p.id and r.status in ('PENDING', 'SUCCEEDED')) > p.amount""")).isZero();
+        assertThat(queries.count("""
+                select count(*) from (select merchant_id, booking_id from payments
+                 where status in ('PENDING', 'PROCESSING', 'COMPLETED')
+                 group by merchant_id, booking_id having count(*) > 1) twice""")).isZero();
+    }
+
+    private static HttpResponse<String> send(HttpClient http, HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
