@@ -64,6 +64,13 @@ final class Gateways {
     private final Map<String, Long> firstSeen = new HashMap<>();
     private final Map<String, Long> unresolvedUntil = new HashMap<>();
     private long order;
+    private long roundUntil;
+    private int resolutions;
+
+    /** Whether the round has to stop: out of time, or its thread interrupted (the workload is stopping). */
+    private boolean timeUp() {
+        return System.nanoTime() - roundUntil > 0 || Thread.currentThread().isInterrupted();
+    }
 
     Gateways(WorkloadTargets targets, Requests requests, Known known, long seed) {
         this.targets = targets;
@@ -74,11 +81,14 @@ final class Gateways {
 
     /**
      * One round: looks for what the gateways have to say and delivers every message not acknowledged yet (once
-     * each, to a random instance). With {@code now}, pending charges are settled whatever their age.
+     * each, to a random instance). With {@code now}, pending charges are settled whatever their age. A round
+     * stops early at {@code untilNanos} (System.nanoTime) or when its thread is interrupted; the next one goes on.
      *
      * @return how many messages are still unacknowledged, plus charges still left pending at the fakes
      */
-    synchronized int round(boolean now) {
+    synchronized int round(boolean now, long untilNanos) {
+        roundUntil = untilNanos;
+        resolutions = 0;
         long settleAfter = now ? 0 : 1_500;
         int pending = 0;
         pending += stripe(settleAfter);
@@ -128,7 +138,7 @@ final class Gateways {
             keys = List.copyOf(undelivered);
         }
         for (String key : keys) {
-            if (Thread.currentThread().isInterrupted()) {
+            if (timeUp()) {
                 return;
             }
             Message message = messages.get(key);
@@ -184,6 +194,9 @@ final class Gateways {
         int pending = 0;
         long now = System.currentTimeMillis();
         for (String intentId : stripe.chargedIntents()) {
+            if (timeUp()) {
+                return pending + 1;
+            }
             Map<String, Object> intent = stripe.intent(intentId);
             String status = String.valueOf(intent.get("status"));
             String paymentId = metadata(intent, "payment_id");
@@ -282,6 +295,9 @@ final class Gateways {
         }
         int pending = 0;
         for (Map<String, Object> payment : adyen.payments()) {
+            if (timeUp()) {
+                return pending + 1;
+            }
             String psp = String.valueOf(payment.get("pspReference"));
             String paymentId = String.valueOf(payment.get("reference"));
             Merchant merchant = null;
@@ -348,6 +364,9 @@ final class Gateways {
             if (!open || !"sandbox".equals(payment.connector) || now - payment.seenAt < settleAfter
                     || now - payment.sandboxPolledAt < 1_000) {
                 continue;
+            }
+            if (timeUp()) {
+                return;
             }
             payment.sandboxPolledAt = now;
             Answer answer = requests.send(PROCESS, new Request("read", random.nextInt(requests.instances()), "GET",
@@ -424,9 +443,11 @@ final class Gateways {
             return payment.merchant;
         }
         long now = System.currentTimeMillis();
-        if (unresolvedUntil.getOrDefault(paymentId, 0L) > now) {
+        // At most a few look-ups a round: with instances down or frozen each one may cost a client time-out.
+        if (unresolvedUntil.getOrDefault(paymentId, 0L) > now || resolutions >= 8 || timeUp()) {
             return null;
         }
+        resolutions++;
         for (Merchant merchant : targets.merchants()) {
             if (!merchant.routing().contains(connector)) {
                 continue;

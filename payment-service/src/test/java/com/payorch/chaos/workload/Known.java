@@ -35,6 +35,8 @@ final class Known {
         /** The reference of the attempt that was charged, once the payment was seen COMPLETED. */
         volatile @Nullable String chargedReference;
         volatile long sandboxPolledAt;
+        /** The sum of the refunds of it the service acknowledged. */
+        volatile long refunded;
 
         Payment(String id, Merchant merchant, String bookingId, long amount, String currency, String paymentMethod) {
             this.id = id;
@@ -127,6 +129,7 @@ final class Known {
         synchronized (this) {
             if (refunds.putIfAbsent(id, refund) == null) {
                 refundOrder.add(refund);
+                payment.refunded += refund.amount();
             }
         }
     }

