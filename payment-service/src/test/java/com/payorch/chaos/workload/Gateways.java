@@ -66,6 +66,9 @@ final class Gateways {
     private long order;
     private long roundUntil;
     private int resolutions;
+    private int rounds;
+    /** PaymentIntents and refunds whose final event is queued: not looked at again. */
+    private final Set<String> stripeDone = new java.util.HashSet<>();
 
     /** Whether the round has to stop: out of time, or its thread interrupted (the workload is stopping). */
     private boolean timeUp() {
@@ -92,7 +95,7 @@ final class Gateways {
         long settleAfter = now ? 0 : 1_500;
         int pending = 0;
         pending += stripe(settleAfter);
-        pending += adyen();
+        pending += adyen(now || rounds++ % 20 == 0);
         sandbox(now ? 0 : 700);
         deliver();
         synchronized (undelivered) {
@@ -194,6 +197,9 @@ final class Gateways {
         int pending = 0;
         long now = System.currentTimeMillis();
         for (String intentId : stripe.chargedIntents()) {
+            if (stripeDone.contains(intentId)) {
+                continue;
+            }
             if (timeUp()) {
                 return pending + 1;
             }
@@ -201,6 +207,9 @@ final class Gateways {
             String status = String.valueOf(intent.get("status"));
             String paymentId = metadata(intent, "payment_id");
             if (paymentId == null || messages.containsKey(stripeKey(intentId, outcomeType(status)))) {
+                if (!status.equals("processing")) {
+                    stripeDone.add(intentId);
+                }
                 continue;
             }
             Merchant merchant = merchantOf(paymentId, "stripe");
@@ -241,12 +250,16 @@ final class Gateways {
             }
         }
         for (Known.Refund refund : known.refunds()) {
-            if (!"stripe".equals(refund.connector()) || refund.payment().chargedReference == null) {
+            if (!"stripe".equals(refund.connector()) || refund.payment().chargedReference == null
+                    || stripeDone.contains(refund.id())) {
                 continue;
             }
             for (Map<String, Object> stripeRefund : stripe.refundsOf(refund.payment().chargedReference)) {
                 if (refund.id().equals(metadata(stripeRefund, "refund_id"))) {
                     String key = "stripe:" + stripeRefund.get("id") + ":" + stripeRefund.get("status");
+                    if (!"pending".equals(stripeRefund.get("status"))) {
+                        stripeDone.add(refund.id());
+                    }
                     if (!messages.containsKey(key)) {
                         String eventId = "evt_" + stripeRefund.get("id").toString().substring(3)
                                 + stripeRefund.get("status");
@@ -288,7 +301,7 @@ final class Gateways {
 
     // ---- Adyen
 
-    private int adyen() {
+    private int adyen(boolean fullScan) {
         FakeAdyen adyen = targets.adyen();
         if (adyen == null || targets.adyenHmacKey() == null) {
             return 0;
@@ -321,6 +334,12 @@ final class Gateways {
                 item.put("currency", amount.get("currency"));
                 item.put("reason", success ? "" : "Refused");
                 queue(adyenMessage(key, merchant, paymentId, item));
+            }
+            // Refunds of payments the clients refunded; all payments' (orphaned-charge refunds) every 20th round.
+            Payment knownPayment = known.payment(paymentId);
+            boolean mayHaveRefunds = fullScan || knownPayment != null && knownPayment.refunded > 0;
+            if (!mayHaveRefunds || "Refused".equals(String.valueOf(payment.get("resultCode")))) {
+                continue;
             }
             for (Map<String, Object> refund : adyen.refundsOf(psp)) {
                 String refundPsp = String.valueOf(refund.get("pspReference"));
