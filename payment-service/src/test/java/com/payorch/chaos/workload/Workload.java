@@ -81,7 +81,7 @@ public final class Workload {
         }
         Thread psp = daemons("workload-psp").newThread(() -> {
             while (!stopping && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
-                gateways.round(false, Math.min(deadline - System.nanoTime(), ROUND.toNanos()) + System.nanoTime());
+                gatewayRound(false, Math.min(deadline - System.nanoTime(), ROUND.toNanos()) + System.nanoTime());
                 pause(300);
             }
         });
@@ -124,13 +124,23 @@ public final class Workload {
         boolean done = false;
         while (!done && System.nanoTime() < until && !Thread.currentThread().isInterrupted()) {
             long left = until - System.nanoTime();
-            done = gateways.round(true, System.nanoTime() + Math.min(left, ROUND.toNanos())) == 0;
+            done = gatewayRound(true, System.nanoTime() + Math.min(left, ROUND.toNanos())) == 0;
             if (!done) {
                 pause(300);
             }
         }
         history.flush();
         return done;
+    }
+
+    /** One round of the gateways' side; a failure of it (a body it could not read) is reported and skipped. */
+    private int gatewayRound(boolean now, long untilNanos) {
+        try {
+            return gateways.round(now, untilNanos);
+        } catch (RuntimeException e) {
+            System.err.println("workload: a gateway round failed, the next one goes on: " + e);
+            return 1;
+        }
     }
 
     /** The outcomes counted so far. */
