@@ -133,6 +133,36 @@ public final class Workload {
         return done;
     }
 
+    /**
+     * Keeps the gateways' side going in the background until closed: pending charges at the fakes are settled at
+     * once and every message is delivered until acknowledged. For the recovery horizon after the faults are healed,
+     * when the service may still submit payments whose create was lost, or refund orphaned charges, and their
+     * webhooks have yet to come. Call after {@link #run}.
+     */
+    public Background gatewaysInBackground() {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread thread = daemons("workload-psp-background").newThread(() -> {
+            while (!stop.get() && !Thread.currentThread().isInterrupted()) {
+                gatewayRound(true, System.nanoTime() + ROUND.toNanos());
+                pause(300);
+            }
+        });
+        thread.start();
+        return () -> {
+            stop.set(true);
+            join(thread, System.nanoTime() + ROUND.plus(CLIENT_TIMEOUT).toNanos());
+            thread.interrupt();
+            join(thread, System.nanoTime() + CLIENT_TIMEOUT.toNanos());
+            history.flush();
+        };
+    }
+
+    /** Something running in the background until closed. */
+    public interface Background extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** One round of the gateways' side; a failure of it (a body it could not read) is reported and skipped. */
     private int gatewayRound(boolean now, long untilNanos) {
         try {

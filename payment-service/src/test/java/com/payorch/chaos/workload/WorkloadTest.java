@@ -1,6 +1,7 @@
 package com.payorch.chaos.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.payorch.chaos.history.History;
 import com.payorch.chaos.history.HistoryEntry;
@@ -59,11 +60,17 @@ class WorkloadTest {
     private List<String> urls;
     private List<HistoryEntry> history;
     private Workload.Summary summary;
+    private Workload workload;
+    private History recorder;
 
     @BeforeAll
     void runTheWorkloadForFifteenSeconds() {
         List<String> arguments = new ArrayList<>(List.of(
                 "--payments.gateway.sandbox.webhook-secret=" + SANDBOX_SECRET,
+                // Recovery soon, as in the campaign: what the clients do not know of is settled by asking.
+                "--payments.recovery.pending-after=PT5S",
+                "--payments.recovery.processing-after=PT10S",
+                "--payments.recovery.interval=PT1S",
                 "--payments.connectors.stripe.api-base=" + stripe.baseUrl(),
                 "--payments.connectors.adyen.checkout-url=" + adyen.checkoutUrl()));
         for (Merchant merchant : merchants) {
@@ -94,15 +101,19 @@ class WorkloadTest {
         }
         // Kept in target/ for a look after a failure.
         Path file = Path.of("target", "chaos", "workload-test-history.jsonl");
-        try (History recorder = History.create(file)) {
-            summary = new Workload(targets, recorder, 14L, 6).run(Duration.ofSeconds(15));
-        }
+        // Open until the end: the gateways' side goes on recording after the run (withTheGatewaysSide…).
+        recorder = History.create(file);
+        workload = new Workload(targets, recorder, 14L, 6);
+        summary = workload.run(Duration.ofSeconds(15));
         history = History.read(file);
         System.out.println("Workload summary: " + summary.outcomes());
     }
 
     @AfterAll
     void stop() {
+        if (recorder != null) {
+            recorder.close();
+        }
         if (instances != null) {
             instances.close();
         }
@@ -151,6 +162,22 @@ class WorkloadTest {
                     .isNotEmpty().extracting(HistoryEntry::target).containsOnly("i1");
             assertThat(outage.outcomes()).containsKey("create lost");
         }
+    }
+
+    @Test
+    void withTheGatewaysSideKeptRunningNoPaymentAndNoRefundStaysOpen() {
+        TestQueries queries = instances.queries();
+        try (Workload.Background gateways = workload.gatewaysInBackground()) {
+            await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                assertThat(queries.count("select count(*) from payments where status in ('PENDING', 'PROCESSING')"))
+                        .as("payments open").isZero();
+                assertThat(queries.count("select count(*) from refunds where status = 'PENDING'"))
+                        .as("refunds open").isZero();
+            });
+        }
+        assertThat(queries.count("select count(*) from payments where status = 'COMPLETED'")).isPositive();
+        assertThat(queries.count("select count(*) from payments where status = 'FAILED'")).isPositive();
+        assertThat(queries.count("select count(*) from refunds where status = 'SUCCEEDED'")).isPositive();
     }
 
     @Test
