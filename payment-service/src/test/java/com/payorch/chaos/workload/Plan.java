@@ -52,7 +52,7 @@ final class Plan {
     static final int WEBHOOK_LATE = 3;
 
     /** Bookings per merchant that every client draws from, so that creates collide on them. */
-    static final int HOT_BOOKINGS = 12;
+    static final int HOT_BOOKINGS = 8;
 
     /**
      * One planned operation.

@@ -58,7 +58,7 @@ final class Requests {
     private final List<String> baseUrls;
     private final History history;
     private final HttpClient http;
-    private final Duration timeout;
+    private volatile Duration timeout;
     private final Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
 
     Requests(List<String> baseUrls, History history, Duration timeout) {
@@ -67,9 +67,18 @@ final class Requests {
         this.timeout = timeout;
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofMillis(Math.min(1_000, timeout.toMillis())))
+                .connectTimeout(Duration.ofSeconds(1))
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
+    }
+
+    Duration timeout() {
+        return timeout;
+    }
+
+    /** The time-out of the requests sent from now on (the connect time-out stays at most one second). */
+    void timeout(Duration timeout) {
+        this.timeout = timeout;
     }
 
     int instances() {

@@ -53,7 +53,8 @@ public final class Workload {
     private final long seed;
     private final int clients;
     private final String tag;
-    private final ExecutorService lanes;
+    private volatile ExecutorService lanes;
+    private final Map<Integer, Plan> plans = new java.util.concurrent.ConcurrentHashMap<>();
     private final Requests requests;
     private final Known known = new Known();
     private final Gateways gateways;
@@ -65,15 +66,20 @@ public final class Workload {
         this.seed = seed;
         this.clients = clients;
         // Keys and fresh booking ids name the run, so runs against one database never meet.
-        this.tag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36) + Long.toString(Math.abs(seed) % 1296, 36);
-        this.lanes = Executors.newCachedThreadPool(daemons("workload-lane"));
+        this.tag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36)
+                + Long.toString(Math.floorMod(seed, 1296L), 36);
         this.requests = new Requests(targets.instanceBaseUrls(), history, CLIENT_TIMEOUT);
         this.gateways = new Gateways(targets, requests, known, seed);
     }
 
-    /** Runs the clients until {@code duration} has passed, then waits for their last requests; blocks. */
+    /**
+     * Runs the clients until {@code duration} has passed, then waits for their last requests; blocks. Another run
+     * goes on where this one ended (the clients' plans continue; what they learnt is kept); the summary counts all.
+     */
     public Summary run(Duration duration) {
         long deadline = System.nanoTime() + duration.toNanos();
+        stopping = false;
+        lanes = Executors.newCachedThreadPool(daemons("workload-lane"));
         List<Thread> threads = new ArrayList<>();
         for (int c = 1; c <= clients; c++) {
             int client = c;
@@ -98,9 +104,24 @@ public final class Workload {
         threads.forEach(thread -> join(thread, System.nanoTime() + Duration.ofSeconds(5).toNanos()));
         join(psp, System.nanoTime() + Duration.ofSeconds(5).toNanos());
         lanes.shutdown();
+        try {
+            // A lane still sending records its completion before run returns.
+            lanes.awaitTermination(requests.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         settleGateways(settle);
         history.flush();
         return summary();
+    }
+
+    /**
+     * How long a client waits for an answer before it records the request LOST (default {@link #CLIENT_TIMEOUT}):
+     * short, so that time-outs happen under faults.
+     */
+    public Workload clientTimeout(Duration timeout) {
+        requests.timeout(timeout);
+        return this;
     }
 
     /**
@@ -150,9 +171,9 @@ public final class Workload {
         thread.start();
         return () -> {
             stop.set(true);
-            join(thread, System.nanoTime() + ROUND.plus(CLIENT_TIMEOUT).toNanos());
+            join(thread, System.nanoTime() + ROUND.plus(requests.timeout()).toNanos());
             thread.interrupt();
-            join(thread, System.nanoTime() + CLIENT_TIMEOUT.toNanos());
+            join(thread, System.nanoTime() + requests.timeout().toNanos());
             history.flush();
         };
     }
@@ -185,7 +206,7 @@ public final class Workload {
     // ---- one client
 
     private void client(int client, long deadline) {
-        Plan plan = new Plan(seed, client);
+        Plan plan = plans.computeIfAbsent(client, c -> new Plan(seed, c));
         String process = "c" + client;
         while (!stopping && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
             Step step = plan.next();
@@ -454,7 +475,7 @@ public final class Workload {
                 answers.add(future.get());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                futures.forEach(f -> awaitQuietly(f));
+                futures.forEach(this::awaitQuietly);
                 return answers;
             } catch (Exception e) {
                 answers.add(new Answer(-1, Map.of(), "", e.toString()));
@@ -463,9 +484,9 @@ public final class Workload {
         return answers;
     }
 
-    private static void awaitQuietly(Future<Answer> future) {
+    private void awaitQuietly(Future<Answer> future) {
         try {
-            future.get(CLIENT_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+            future.get(requests.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             // the lane records its own completion
         }
