@@ -536,6 +536,10 @@ public final class Workload {
         };
     }
 
+    /**
+     * The clients' own pace: think time between steps, back-off before a resend, a webhook delivered late on purpose.
+     * Part of the workload's behaviour, not a wait for a condition (those are the caller's, with Awaitility).
+     */
     private static void pause(long millis) {
         if (millis <= 0) {
             return;
