@@ -1,0 +1,492 @@
+package com.payorch.chaos.workload;
+
+import com.payorch.chaos.workload.Known.Payment;
+import com.payorch.chaos.workload.Requests.Answer;
+import com.payorch.chaos.workload.Requests.Request;
+import com.payorch.chaos.workload.WorkloadTargets.Merchant;
+import com.payorch.fakes.FakeAdyen;
+import com.payorch.fakes.FakeStripe;
+import com.payorch.testsupport.SignedWebhooks;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The gateways' side of the campaign, as process {@code psp}: what the PSPs (the fakes) and the sandbox would send
+ * to the service's webhook endpoints, each message delivered until one instance acknowledges it (2xx), as a PSP
+ * redelivers. It settles the fakes' charges that stay pending ({@code pm_card_processing}): Stripe {@code
+ * processing} intents after 1.5 s (three in four succeed, {@link FakeStripe#settle}), Adyen {@code Received}
+ * payments by an {@code AUTHORISATION} success (the fake keeps no later outcome). It sends
+ * <ul>
+ *   <li>Stripe: a {@code payment_intent.*} event for every PaymentIntent the fake charged or that a known payment
+ *       failed with, and a {@code refund.updated} event for every refund of a known refund;</li>
+ *   <li>Adyen: an {@code AUTHORISATION} notification for every payment the fake processed, a {@code REFUND}
+ *       notification (success) for every refund it received (orphaned-charge refunds included);</li>
+ *   <li>sandbox: {@code payment.processing} and the outcome for every settled charge of a known payment (ids
+ *       {@code msg_<charge>_<status>}, as the sandbox's own), and {@code refund.succeeded}/{@code refund.failed}
+ *       for known refunds ({@code pm_card_refund_fails} fails).</li>
+ * </ul>
+ * The two messages of a charge are queued in random order (an outcome may come before {@code processing}).
+ * Delivered messages are what the clients' webhook steps redeliver (duplicated, reordered, late).
+ */
+final class Gateways {
+
+    static final String PROCESS = "psp";
+
+    /**
+     * A gateway message. {@code webhookId} is the sandbox's {@code webhook-id}; Stripe and Adyen messages carry
+     * their ids in the body.
+     */
+    record Message(String key, String connector, Merchant merchant, String paymentId, String path, String body,
+                   @Nullable String webhookId, long order) {
+
+        String operation() {
+            return "webhook-" + connector;
+        }
+    }
+
+    private final WorkloadTargets targets;
+    private final Requests requests;
+    private final Known known;
+    private final Random random;
+    private final Map<String, Message> messages = new ConcurrentHashMap<>();
+    private final Set<String> undelivered = new LinkedHashSet<>();
+    private final List<Message> delivered = new ArrayList<>();
+    private final Map<String, Long> firstSeen = new HashMap<>();
+    private final Map<String, Long> unresolvedUntil = new HashMap<>();
+    private long order;
+    private long roundUntil;
+    private int resolutions;
+    private int rounds;
+    /** PaymentIntents and refunds whose final event is queued: not looked at again. */
+    private final Set<String> stripeDone = new java.util.HashSet<>();
+
+    /** Whether the round has to stop: out of time, or its thread interrupted (the workload is stopping). */
+    private boolean timeUp() {
+        return System.nanoTime() - roundUntil > 0 || Thread.currentThread().isInterrupted();
+    }
+
+    Gateways(WorkloadTargets targets, Requests requests, Known known, long seed) {
+        this.targets = targets;
+        this.requests = requests;
+        this.known = known;
+        this.random = new Random(seed ^ 0x5eed_9a7e_3a75L);
+    }
+
+    /**
+     * One round: looks for what the gateways have to say and delivers every message not acknowledged yet (once
+     * each, to a random instance). With {@code now}, pending charges are settled whatever their age. A round
+     * stops early at {@code untilNanos} (System.nanoTime) or when its thread is interrupted; the next one goes on.
+     *
+     * @return how many messages are still unacknowledged, plus charges still left pending at the fakes
+     */
+    synchronized int round(boolean now, long untilNanos) {
+        roundUntil = untilNanos;
+        resolutions = 0;
+        long settleAfter = now ? 0 : 1_500;
+        int pending = 0;
+        pending += stripe(settleAfter);
+        pending += adyen(now || rounds++ % 20 == 0);
+        sandbox(now ? 0 : 700);
+        deliver();
+        synchronized (undelivered) {
+            return pending + undelivered.size();
+        }
+    }
+
+    /** A delivered message picked with {@code pick}, or null when none was delivered yet. */
+    @Nullable Message pickDelivered(long pick) {
+        synchronized (delivered) {
+            return delivered.isEmpty() ? null : delivered.get((int) Math.floorMod(pick, (long) delivered.size()));
+        }
+    }
+
+    /** The delivered messages about the same payment and connector, oldest first. */
+    List<Message> deliveredAbout(Message message) {
+        synchronized (delivered) {
+            return delivered.stream().filter(m -> m.paymentId().equals(message.paymentId())
+                    && m.connector().equals(message.connector())).toList();
+        }
+    }
+
+    /** The request that delivers {@code message} now, signed now or {@code ageSeconds} ago. */
+    Request request(Message message, int instance, long ageSeconds) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        long at = Instant.now().getEpochSecond() - ageSeconds;
+        switch (message.connector()) {
+            case "sandbox" -> SignedWebhooks.sign(targets.sandboxWebhookSecret(), message.webhookId(),
+                    Instant.ofEpochSecond(at), message.body()).forEach((name, values) -> headers.put(name,
+                    values.get(0)));
+            case "stripe" -> headers.put("Stripe-Signature",
+                    FakeStripe.sign(message.body(), targets.stripeWebhookSecret(), at));
+            default -> {
+            }
+        }
+        return new Request(message.operation(), instance, "POST", message.path(), headers, message.body());
+    }
+
+    private void deliver() {
+        List<String> keys;
+        synchronized (undelivered) {
+            keys = List.copyOf(undelivered);
+        }
+        for (String key : keys) {
+            if (timeUp()) {
+                return;
+            }
+            Message message = messages.get(key);
+            Answer answer = requests.send(PROCESS, request(message, random.nextInt(requests.instances()), 0));
+            if (answer.ok()) {
+                synchronized (undelivered) {
+                    undelivered.remove(key);
+                }
+                synchronized (delivered) {
+                    delivered.add(message);
+                }
+                Payment payment = known.payment(message.paymentId());
+                if (payment != null && (answer.body().contains("applied") || message.connector().equals("adyen"))) {
+                    refresh(payment);
+                }
+            }
+            // Not acknowledged (lost, 5xx, even a 4xx): a PSP redelivers for days; it is sent again next round.
+        }
+    }
+
+    /** GET the payment again (as {@code psp}), so the clients know its new status. */
+    void refresh(Payment payment) {
+        Answer answer = requests.send(PROCESS, new Request("read", random.nextInt(requests.instances()), "GET",
+                "/v1/payments/" + payment.id, Workload.auth(payment.merchant), null));
+        if (answer.ok()) {
+            known.payment(payment.merchant, answer.body());
+        }
+    }
+
+    private void queue(Message message) {
+        if (messages.putIfAbsent(message.key(), message) == null) {
+            synchronized (undelivered) {
+                undelivered.add(message.key());
+            }
+        }
+    }
+
+    private void queueInRandomOrder(List<Message> pair) {
+        List<Message> inOrder = new ArrayList<>(pair);
+        if (random.nextInt(100) < 30) {
+            java.util.Collections.reverse(inOrder);
+        }
+        inOrder.forEach(this::queue);
+    }
+
+    // ---- Stripe
+
+    private int stripe(long settleAfter) {
+        FakeStripe stripe = targets.stripe();
+        if (stripe == null || targets.stripeWebhookSecret() == null) {
+            return 0;
+        }
+        int pending = 0;
+        long now = System.currentTimeMillis();
+        for (String intentId : stripe.chargedIntents()) {
+            if (stripeDone.contains(intentId)) {
+                continue;
+            }
+            if (timeUp()) {
+                return pending + 1;
+            }
+            Map<String, Object> intent = stripe.intent(intentId);
+            String status = String.valueOf(intent.get("status"));
+            String paymentId = metadata(intent, "payment_id");
+            if (paymentId == null || messages.containsKey(stripeKey(intentId, outcomeType(status)))) {
+                if (!status.equals("processing")) {
+                    stripeDone.add(intentId);
+                }
+                continue;
+            }
+            Merchant merchant = merchantOf(paymentId, "stripe");
+            if (merchant == null) {
+                pending++;
+                continue;
+            }
+            if (status.equals("processing")) {
+                long seen = firstSeen.computeIfAbsent(intentId, k -> now);
+                if (now - seen < settleAfter) {
+                    pending++;
+                    continue;
+                }
+                Message processing = stripeMessage(merchant, paymentId, intentId, "payment_intent.processing",
+                        intent);
+                Map<String, Object> settled = stripe.settle(intentId,
+                        random.nextInt(100) < 75 ? "succeeded" : "requires_payment_method");
+                String type = outcomeType(String.valueOf(settled.get("status")));
+                queueInRandomOrder(List.of(processing, stripeMessage(merchant, paymentId, intentId, type, settled)));
+            } else {
+                queue(stripeMessage(merchant, paymentId, intentId, outcomeType(status), intent));
+            }
+        }
+        for (Payment payment : known.payments()) {
+            if ("stripe".equals(payment.connector) && "FAILED".equals(payment.status) && payment.reference != null
+                    && payment.reference.startsWith("pi_")
+                    && !messages.containsKey(stripeKey(payment.reference, "payment_intent.payment_failed"))) {
+                Map<String, Object> intent;
+                try {
+                    intent = stripe.intent(payment.reference);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                if ("requires_payment_method".equals(intent.get("status"))) {
+                    queue(stripeMessage(payment.merchant, payment.id, payment.reference,
+                            "payment_intent.payment_failed", intent));
+                }
+            }
+        }
+        for (Known.Refund refund : known.refunds()) {
+            if (!"stripe".equals(refund.connector()) || refund.payment().chargedReference == null
+                    || stripeDone.contains(refund.id())) {
+                continue;
+            }
+            for (Map<String, Object> stripeRefund : stripe.refundsOf(refund.payment().chargedReference)) {
+                if (refund.id().equals(metadata(stripeRefund, "refund_id"))) {
+                    String key = "stripe:" + stripeRefund.get("id") + ":" + stripeRefund.get("status");
+                    if (!"pending".equals(stripeRefund.get("status"))) {
+                        stripeDone.add(refund.id());
+                    }
+                    if (!messages.containsKey(key)) {
+                        String eventId = "evt_" + stripeRefund.get("id").toString().substring(3)
+                                + stripeRefund.get("status");
+                        queue(new Message(key, "stripe", refund.payment().merchant, refund.payment().id,
+                                "/v1/webhooks/stripe/" + refund.payment().merchant.id(),
+                                FakeStripe.event(eventId, "refund.updated", stripeRefund, FakeStripe.API_VERSION),
+                                null, order++));
+                    }
+                }
+            }
+        }
+        return pending;
+    }
+
+    private Message stripeMessage(Merchant merchant, String paymentId, String intentId, String type,
+                                  Map<String, Object> intent) {
+        String suffix = switch (type) {
+            case "payment_intent.processing" -> "P";
+            case "payment_intent.succeeded" -> "S";
+            default -> "F";
+        };
+        String eventId = "evt_" + intentId.substring(3) + suffix;
+        return new Message(stripeKey(intentId, type), "stripe", merchant, paymentId,
+                "/v1/webhooks/stripe/" + merchant.id(), FakeStripe.event(eventId, type, intent,
+                FakeStripe.API_VERSION), null, order++);
+    }
+
+    private static String stripeKey(String intentId, String type) {
+        return "stripe:" + intentId + ":" + type;
+    }
+
+    private static String outcomeType(String status) {
+        return switch (status) {
+            case "succeeded" -> "payment_intent.succeeded";
+            case "processing" -> "payment_intent.processing";
+            default -> "payment_intent.payment_failed";
+        };
+    }
+
+    // ---- Adyen
+
+    private int adyen(boolean fullScan) {
+        FakeAdyen adyen = targets.adyen();
+        if (adyen == null || targets.adyenHmacKey() == null) {
+            return 0;
+        }
+        int pending = 0;
+        for (Map<String, Object> payment : adyen.payments()) {
+            if (timeUp()) {
+                return pending + 1;
+            }
+            String psp = String.valueOf(payment.get("pspReference"));
+            String paymentId = String.valueOf(payment.get("reference"));
+            Merchant merchant = null;
+            String key = "adyen:" + psp + ":AUTHORISATION";
+            if (!messages.containsKey(key)) {
+                merchant = merchantOf(paymentId, "adyen");
+                if (merchant == null) {
+                    pending++;
+                    continue;
+                }
+                // `Received` (pm_card_processing) is authorised by its notification: the fake records no later
+                // outcome, so "authorised" keeps its ledger (a processed payment that is not refused) the truth.
+                boolean success = !"Refused".equals(String.valueOf(payment.get("resultCode")));
+                @SuppressWarnings("unchecked")
+                Map<String, Object> amount = (Map<String, Object>) payment.get("amount");
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("pspReference", psp);
+                item.put("merchantReference", paymentId);
+                item.put("success", success);
+                item.put("value", ((Number) amount.get("value")).longValue());
+                item.put("currency", amount.get("currency"));
+                item.put("reason", success ? "" : "Refused");
+                queue(adyenMessage(key, merchant, paymentId, item));
+            }
+            // Refunds of payments the clients refunded; all payments' (orphaned-charge refunds) every 20th round.
+            Payment knownPayment = known.payment(paymentId);
+            boolean mayHaveRefunds = fullScan || knownPayment != null && knownPayment.refunded > 0;
+            if (!mayHaveRefunds || "Refused".equals(String.valueOf(payment.get("resultCode")))) {
+                continue;
+            }
+            for (Map<String, Object> refund : adyen.refundsOf(psp)) {
+                String refundPsp = String.valueOf(refund.get("pspReference"));
+                String refundKey = "adyen:" + refundPsp + ":REFUND";
+                if (messages.containsKey(refundKey)) {
+                    continue;
+                }
+                merchant = merchant != null ? merchant : merchantOf(paymentId, "adyen");
+                if (merchant == null) {
+                    pending++;
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> amount = (Map<String, Object>) refund.get("amount");
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("eventCode", "REFUND");
+                item.put("pspReference", refundPsp);
+                item.put("originalReference", psp);
+                item.put("merchantReference", String.valueOf(refund.get("reference")));
+                item.put("success", true);
+                item.put("value", ((Number) amount.get("value")).longValue());
+                item.put("currency", amount.get("currency"));
+                queue(adyenMessage(refundKey, merchant, paymentId, item));
+            }
+        }
+        return pending;
+    }
+
+    private Message adyenMessage(String key, Merchant merchant, String paymentId, Map<String, Object> item) {
+        String body = FakeAdyen.notification(targets.adyenMerchantAccount(), targets.adyenHmacKey(), List.of(item));
+        return new Message(key, "adyen", merchant, paymentId, "/v1/webhooks/adyen/" + merchant.id(), body, null,
+                order++);
+    }
+
+    // ---- sandbox
+
+    private void sandbox(long settleAfter) {
+        long now = System.currentTimeMillis();
+        for (Payment payment : known.payments()) {
+            boolean open = payment.status.equals("PENDING") || payment.status.equals("PROCESSING");
+            if (!open || !"sandbox".equals(payment.connector) || now - payment.seenAt < settleAfter
+                    || now - payment.sandboxPolledAt < 1_000) {
+                continue;
+            }
+            if (timeUp()) {
+                return;
+            }
+            payment.sandboxPolledAt = now;
+            Answer answer = requests.send(PROCESS, new Request("read", random.nextInt(requests.instances()), "GET",
+                    "/v1/sandbox/charges?paymentId=" + payment.id, Workload.auth(payment.merchant), null));
+            if (!answer.ok()) {
+                continue;
+            }
+            for (JsonNode charge : Known.JSON.readTree(answer.body()).path("data")) {
+                String status = charge.path("status").asString("");
+                if (!status.equals("succeeded") && !status.equals("failed")) {
+                    continue;
+                }
+                String chargeId = charge.path("id").asString("");
+                if (messages.containsKey("msg_" + chargeId + "_" + status)) {
+                    continue;
+                }
+                Map<String, Object> data = new LinkedHashMap<>();
+                data.put("paymentId", payment.id);
+                data.put("chargeId", chargeId);
+                data.put("amount", charge.path("amount").asLong(0));
+                data.put("currency", charge.path("currency").asString(""));
+                Message processing = sandboxMessage(payment, "msg_" + chargeId + "_processing",
+                        "payment.processing", data);
+                if (status.equals("failed")) {
+                    data = new LinkedHashMap<>(data);
+                    data.put("failureReason", charge.path("failureReason").asString("card_declined"));
+                }
+                queueInRandomOrder(List.of(processing, sandboxMessage(payment, "msg_" + chargeId + "_" + status,
+                        "payment." + status, data)));
+            }
+        }
+        for (Known.Refund refund : known.refunds()) {
+            Payment payment = refund.payment();
+            if (!"sandbox".equals(refund.connector()) || now - refund.at() < settleAfter
+                    || payment.chargedReference == null) {
+                continue;
+            }
+            boolean fails = payment.paymentMethod.startsWith("pm_card_refund_fails");
+            String outcome = fails ? "failed" : "succeeded";
+            String id = "msg_wl_" + refund.id() + "_" + outcome;
+            if (messages.containsKey(id)) {
+                continue;
+            }
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("refundId", refund.id());
+            data.put("paymentId", payment.id);
+            data.put("chargeId", payment.chargedReference);
+            data.put("amount", refund.amount());
+            data.put("currency", payment.currency);
+            if (fails) {
+                data.put("failureReason", "refund_declined");
+            }
+            queue(sandboxMessage(payment, id, "refund." + outcome, data));
+        }
+    }
+
+    private Message sandboxMessage(Payment payment, String webhookId, String type, Map<String, Object> data) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type);
+        body.put("data", data);
+        return new Message(webhookId, "sandbox", payment.merchant, payment.id, "/v1/webhooks/sandbox",
+                Known.JSON.writeValueAsString(body), webhookId, order++);
+    }
+
+    // ---- whose payment
+
+    /**
+     * The merchant of a payment the clients may not know (its create was lost, or recovery resubmitted it): asked
+     * of the service with each merchant's key whose route has the connector (as {@code psp} reads).
+     */
+    private @Nullable Merchant merchantOf(String paymentId, String connector) {
+        Payment payment = known.payment(paymentId);
+        if (payment != null) {
+            return payment.merchant;
+        }
+        long now = System.currentTimeMillis();
+        // At most a few look-ups a round: with instances down or frozen each one may cost a client time-out.
+        if (unresolvedUntil.getOrDefault(paymentId, 0L) > now || resolutions >= 8 || timeUp()) {
+            return null;
+        }
+        resolutions++;
+        for (Merchant merchant : targets.merchants()) {
+            if (!merchant.routing().contains(connector)) {
+                continue;
+            }
+            Answer answer = requests.send(PROCESS, new Request("read", random.nextInt(requests.instances()), "GET",
+                    "/v1/payments/" + paymentId, Workload.auth(merchant), null));
+            if (answer.ok()) {
+                known.payment(merchant, answer.body());
+                return merchant;
+            }
+        }
+        unresolvedUntil.put(paymentId, now + 2_000);
+        return null;
+    }
+
+    private static @Nullable String metadata(Map<String, Object> object, String key) {
+        Object metadata = object.get("metadata");
+        if (metadata instanceof Map<?, ?> map && map.get(key) != null) {
+            return String.valueOf(map.get(key));
+        }
+        return null;
+    }
+}
