@@ -300,15 +300,19 @@ prepare_pgbench_db() {
 
 # measure_pgbench <clients> <seconds> [script in bench/pgbench, default create.sql] [scenario name, default
 # pgbench]: appends a line to RESULTS. Sets W_RPS.
+# measure_pgbench <clients> <seconds> [script] [name] [rate]: with a rate, pgbench runs an open model (-R: transactions
+# scheduled at that rate) and each latency counts from the scheduled start (its schedule lag added), as OpenLoad does.
 measure_pgbench() {
-  local clients="$1" secs="$2" script="${3:-create.sql}" name="${4:-pgbench}" jobs=2
+  local clients="$1" secs="$2" script="${3:-create.sql}" name="${4:-pgbench}" rate="${5:-}" jobs=2
+  local paced=()
+  [[ -n "$rate" ]] && paced=(-R "$rate")
   (( clients == 1 )) && jobs=1
   local raw="$RAW/$name-c$clients.txt" logdir="$RAW/$name-c$clients-log"
   mkdir -p "$logdir"
   snapshot; local j0=$S_JVM p0=$S_PG b0=$S_BUSY t0=$S_TOTAL w0=$S_T
   times >"$WORK/times0"
   (cd "$logdir" && pgbench -h 127.0.0.1 -p "$PG_PORT" -U postgres -n -M prepared -c "$clients" -j "$jobs" \
-    -T "$secs" -f "$BENCH_DIR/pgbench/$script" -l --log-prefix=tx pgbench_equiv) >"$raw" 2>&1 || true
+    -T "$secs" "${paced[@]}" -f "$BENCH_DIR/pgbench/$script" -l --log-prefix=tx pgbench_equiv) >"$raw" 2>&1 || true
   times >"$WORK/times1"
   snapshot
   local n failed tps
@@ -323,7 +327,7 @@ measure_pgbench() {
   fi
   W_RPS="$tps"
   local lat
-  lat="$(cat "$logdir"/tx.* | awk '{print $3}' | sort -n | awk '{v[NR] = $1} END {
+  lat="$(cat "$logdir"/tx.* | awk -v paced="${rate:+1}" '{print paced ? $3 + $7 : $3}' | sort -n | awk '{v[NR] = $1} END {
     if (NR == 0) { print "0 0 0"; exit }
     i50 = int(NR * 0.50); if (i50 < 1) i50 = 1; i99 = int(NR * 0.99); if (i99 < 1) i99 = 1
     printf "%.1f %.1f %.1f", v[i50] / 1000, v[i99] / 1000, v[NR] / 1000 }')"
