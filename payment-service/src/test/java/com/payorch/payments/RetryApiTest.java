@@ -5,10 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.testsupport.ApiTest;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
 
 class RetryApiTest extends ApiTest {
 
@@ -76,6 +82,43 @@ class RetryApiTest extends ApiTest {
                 .expectBody().jsonPath("$.data.length()").isEqualTo(2)
                 .jsonPath("$.data[0].attempt").isEqualTo(1)
                 .jsonPath("$.data[1].attempt").isEqualTo(2);
+    }
+
+    /**
+     * Found by the fault campaign's workload: of two retries of one FAILED payment racing each other, the loser got
+     * 409 concurrent_modification. The contract says a payment that is no longer FAILED answers invalid_transition,
+     * and the loser's payment is no longer FAILED once it looks again.
+     */
+    @Test
+    void racingRetriesOfOneFailedPaymentLeaveOneWinnerAndInvalidTransitionsForTheRest() {
+        int payments = 12;
+        int racers = 4;
+        Map<String, Long> codes = new ConcurrentHashMap<>();
+        List<String> ids = IntStream.range(0, payments).mapToObj(i -> {
+            String id = createProcessingPayment(unique("bk"));
+            declineAtGateway(id);
+            return id;
+        }).toList();
+
+        Flux.fromIterable(ids)
+                .flatMap(id -> Flux.range(0, racers).flatMap(i -> WebClient.create("http://localhost:" + port).post()
+                        .uri("/v1/payments/" + id + "/retry")
+                        .header("Authorization", "Bearer " + DEMO_KEY)
+                        .header("Idempotency-Key", unique("key"))
+                        .exchangeToMono(answer -> answer.bodyToMono(String.class).defaultIfEmpty("")
+                                .map(body -> answer.statusCode().value() + " " + problemCode(body)))), payments * racers)
+                .doOnNext(outcome -> codes.merge(outcome, 1L, Long::sum))
+                .blockLast(Duration.ofSeconds(60));
+
+        assertThat(codes).as("one retry wins per payment, every other one is refused as an invalid transition")
+                .containsOnlyKeys("200 -", "409 invalid_transition")
+                .containsEntry("200 -", (long) payments)
+                .containsEntry("409 invalid_transition", (long) payments * (racers - 1));
+    }
+
+    private static String problemCode(String body) {
+        var matcher = java.util.regex.Pattern.compile("\"code\"\\s*:\\s*\"([^\"]+)\"").matcher(body);
+        return body.contains("\"type\"") && matcher.find() ? matcher.group(1) : "-";
     }
 
     @Test
