@@ -24,7 +24,6 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
@@ -48,13 +47,12 @@ public class IdempotentPaymentFlow {
     private final PaymentStateChanges stateChanges;
     private final GatewayOutcomes outcomes;
     private final ConnectorSubmission gateway;
-    private final TransactionalOperator transaction;
     private final BookingGuard bookingGuard;
     private final PaymentMetrics metrics;
     private final RetryingTransaction retryingTransaction;
 
     public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentStore payments, PaymentStateChanges stateChanges,
-                                 GatewayOutcomes outcomes, ConnectorSubmission gateway, TransactionalOperator transaction,
+                                 GatewayOutcomes outcomes, ConnectorSubmission gateway,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
                                  RetryingTransaction retryingTransaction) {
         this.keys = keys;
@@ -62,7 +60,6 @@ public class IdempotentPaymentFlow {
         this.stateChanges = stateChanges;
         this.outcomes = outcomes;
         this.gateway = gateway;
-        this.transaction = transaction;
         this.bookingGuard = bookingGuard;
         this.metrics = metrics;
         this.retryingTransaction = retryingTransaction;
@@ -169,9 +166,11 @@ public class IdempotentPaymentFlow {
     private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
                                         PaymentResponse response) {
         Mono<Payment> created = switch (claim.recoveryPoint()) {
-            case STARTED -> transaction.transactional(Mono.defer(() -> firstStep.apply(claim)
+            // Retried from a fresh read when it lost an optimistic-locking race: a retry that lost to another retry of
+            // the same payment then sees it no longer FAILED and is refused as an invalid transition.
+            case STARTED -> retryingTransaction.run(() -> firstStep.apply(claim)
                             .flatMap(payment -> keys.advanceToPaymentCreated(claim, payment.payment().id())
-                                    .thenReturn(payment.payment()))))
+                                    .thenReturn(payment.payment())))
                     .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse);
             case PAYMENT_CREATED -> payments.find(claim.request().merchantId(), claim.paymentId())
                     .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + claim.paymentId() + " vanished")));
