@@ -80,8 +80,10 @@ public final class ChaosCampaign {
              Nemesis nemesis = new Nemesis(world, history, seed, duration, maxFaults)) {
             log("world up in " + seconds(began) + " s: instances " + world.instanceBaseUrls() + ", PostgreSQL :"
                     + world.postgres().port() + ", " + nemesis.plan().size() + " faults planned");
+            long faultsUntil = System.currentTimeMillis() + duration.toMillis();
             nemesis.start();
             Workload.Summary workload = new Workload(world.targets(), history, seed, clients).run(duration);
+            nemesis.awaitEnd(faultsUntil); // the nemesis gets its whole duration, however the clients ended
             log("workload done; healing every fault");
             nemesis.stopAndHealAll();
             history.flush();

@@ -235,6 +235,11 @@ public final class Nemesis implements AutoCloseable {
                 null, null, null, null, null, note));
     }
 
+    /** Returns at {@code epochMillis} (the end of the campaign's duration), or when stopped. */
+    public void awaitEnd(long epochMillis) {
+        waitUntil(epochMillis);
+    }
+
     /** Stops injecting, heals every active fault now (instances restarted and ready), then checks the world. */
     public void stopAndHealAll() {
         stopped = true;

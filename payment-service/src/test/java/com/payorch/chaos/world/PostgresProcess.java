@@ -1,6 +1,7 @@
 package com.payorch.chaos.world;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -141,6 +142,10 @@ public final class PostgresProcess implements AutoCloseable {
 
     private void pgCtl(List<String> arguments) {
         List<String> command = new ArrayList<>();
+        if (LinuxUtils.isUnshareAvailable()) {
+            // as zonky does: PostgreSQL refuses to run as root, in a user namespace of its own it is not root
+            command.addAll(List.of("unshare", "-U"));
+        }
         command.add(bin.resolve("pg_ctl").toString());
         command.addAll(arguments);
         try {

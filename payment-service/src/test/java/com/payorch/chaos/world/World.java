@@ -128,8 +128,11 @@ public final class World implements AutoCloseable {
             LinkProxy stripeLink = link(name + ".stripe", stripePort);
             LinkProxy adyenLink = link(name + ".adyen", adyenPort);
             LinkProxy smtp = link(name + ".smtp", mail.getSmtp().getPort());
-            ServiceProcess instance = new ServiceProcess(name, freePort(), launch(),
-                    arguments(db, stripeLink, adyenLink, smtp), config.outDir().resolve(name + ".log"));
+            int port = freePort();
+            List<String> arguments = new ArrayList<>(List.of("--server.port=" + port));
+            arguments.addAll(arguments(db, stripeLink, adyenLink, smtp));
+            ServiceProcess instance = new ServiceProcess(name, port, launch(), arguments,
+                    config.outDir().resolve(name + ".log"));
             instances.add(instance);
             closeables.add(instance);
         }
