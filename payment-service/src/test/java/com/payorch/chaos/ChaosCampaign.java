@@ -94,7 +94,7 @@ public final class ChaosCampaign {
             history.close();
 
             List<HistoryEntry> entries = History.read(historyFile);
-            Checker.Report report = Checker.check(world.facts(), entries);
+            Checker.Report report = Checker.check(world.facts(entries), entries);
             report.lines().forEach(line -> System.out.println(line));
 
             Map<String, Object> summary = summary(seed, duration, clients, kafka, entries, workload, nemesis,

@@ -72,7 +72,7 @@ class ChaosWorldSmokeTest {
             assertThat(world.stripe().chargesFor(lostPayment)).isEqualTo(1);
 
             // The facts the checker reads: one charge per PSP payment, every e-mail and delivery arrived.
-            CampaignFacts facts = world.facts();
+            CampaignFacts facts = world.facts(List.of());
             List<PspCharge> charges = facts.pspCharges();
             assertThat(charges).filteredOn(c -> c.connector().equals("stripe")).hasSize(5); // stripe, failover ×2, lost
             assertThat(charges).filteredOn(c -> c.connector().equals("adyen")).hasSize(2);

@@ -294,8 +294,9 @@ public final class World implements AutoCloseable {
         return config.outDir();
     }
 
-    public WorldFacts facts() {
-        return new WorldFacts(this);
+    /** The facts for the checker; {@code history} tells which Adyen payments the clients' notifications settled. */
+    public WorldFacts facts(List<com.payorch.chaos.history.HistoryEntry> history) {
+        return new WorldFacts(this, history);
     }
 
     /** Every link healed, the receiver up, PostgreSQL and every instance running (restarted where needed). */
@@ -318,7 +319,7 @@ public final class World implements AutoCloseable {
 
     /**
      * Work still owed, by kind, read directly from the database: payments PENDING or PROCESSING, refunds PENDING,
-     * events not yet relayed (parked ones aside), merchant deliveries pending, e-mails not sent. All zero: the
+     * events not yet relayed (parked ones too: with payments.outbox.max-attempts 1000 none is parked), sandbox charges processing, merchant deliveries pending, e-mails not sent. All zero: the
      * world has settled. Empty when the database cannot be read.
      */
     public Map<String, Long> unsettled() {
@@ -326,11 +327,12 @@ public final class World implements AutoCloseable {
         queries.put("payments PENDING/PROCESSING",
                 "select count(*) from payments where status in ('PENDING', 'PROCESSING')");
         queries.put("refunds PENDING", "select count(*) from refunds where status = 'PENDING'");
-        queries.put("events not relayed", "select count(*) from events where dispatched_at is null and parked_at is null");
+        queries.put("events undispatched", "select count(*) from events where dispatched_at is null");
         queries.put("merchant deliveries pending", "select count(*) from webhook_deliveries where status = 'pending'");
         queries.put("confirmation e-mails unsent", "select count(*) from booking_confirmations where sent_at is null");
         queries.put("cancellation e-mails unsent",
                 "select count(*) from booking_cancellation_emails where sent_at is null");
+        queries.put("sandbox charges processing", "select count(*) from sandbox_charges where status = 'processing'");
         Map<String, Long> counts = new LinkedHashMap<>();
         try (Connection connection = postgres.connect(); var statement = connection.createStatement()) {
             for (Map.Entry<String, String> query : queries.entrySet()) {

@@ -2,6 +2,7 @@ package com.payorch.chaos.world;
 
 import com.icegreen.greenmail.util.GreenMailUtil;
 import com.payorch.chaos.CampaignFacts;
+import com.payorch.chaos.history.HistoryEntry;
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
@@ -9,9 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,20 +23,26 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@link CampaignFacts} over the world's processes: the database directly (not through a link), the instances'
- * URLs, the fakes' ledgers, GreenMail's messages, the receiver's deliveries and, with Kafka, the whole topic read from
+ * URLs, the fakes' ledgers (with what the history's Adyen notifications said), GreenMail's messages, the receiver's deliveries and, with Kafka, the whole topic read from
  * its beginning. {@link PspCharge#reference()} is what the service sent as the charge's reference: the payment id
  * (Stripe {@code metadata[payment_id]}, Adyen {@code reference}); the attempt is in the idempotency key (the payment
  * id for attempt 1, {@code <payment id>-attempt-<n>} after).
  */
 public final class WorldFacts implements CampaignFacts {
 
-    private final World world;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    WorldFacts(World world) {
+    private final World world;
+    private final List<HistoryEntry> history;
+
+    WorldFacts(World world, List<HistoryEntry> history) {
         this.world = world;
+        this.history = List.copyOf(history);
     }
 
     @Override
@@ -45,32 +55,72 @@ public final class WorldFacts implements CampaignFacts {
         return world.instanceBaseUrls();
     }
 
+    /**
+     * Stripe: every PaymentIntent that took money or is processing (a declined one holds none), {@code succeeded}
+     * when its status is {@code succeeded}. Adyen: every payment it processed, {@code succeeded} when
+     * {@code Authorised}, or {@code Received} and an AUTHORISATION notification with {@code success=true} for it
+     * was sent (the history's Adyen webhooks); a refund whose REFUND notification said {@code success=false} is
+     * {@code refused}. Currencies upper case.
+     */
     @Override
     public List<PspCharge> pspCharges() {
         List<PspCharge> charges = new ArrayList<>();
-        for (Map<String, Object> intent : world.stripe().intents()) {
-            String id = (String) intent.get("id");
+        for (String id : world.stripe().chargedIntents()) {
+            Map<String, Object> intent = world.stripe().intent(id);
             Map<?, ?> metadata = (Map<?, ?>) intent.getOrDefault("metadata", Map.of());
             List<PspRefund> refunds = world.stripe().refundsOf(id).stream()
                     .map(r -> new PspRefund((String) r.get("id"), ((Number) r.get("amount")).longValue(),
-                            (String) r.get("status")))
+                            String.valueOf(r.get("status"))))
                     .toList();
             charges.add(new PspCharge("stripe", id, world.stripe().idempotencyKeyOf(id),
                     (String) metadata.get("payment_id"), ((Number) intent.get("amount")).longValue(),
-                    String.valueOf(intent.get("currency")), "succeeded".equals(intent.get("status")), refunds));
+                    String.valueOf(intent.get("currency")).toUpperCase(Locale.ROOT),
+                    "succeeded".equals(intent.get("status")), refunds));
         }
+        Set<String> succeededLater = new HashSet<>();
+        Set<String> refusedRefunds = new HashSet<>();
+        adyenNotifications(succeededLater, refusedRefunds);
         for (Map<String, Object> payment : world.adyen().payments()) {
             String psp = (String) payment.get("pspReference");
             Map<?, ?> amount = (Map<?, ?>) payment.get("amount");
+            String resultCode = String.valueOf(payment.get("resultCode"));
             List<PspRefund> refunds = world.adyen().refundsOf(psp).stream()
                     .map(r -> new PspRefund((String) r.get("pspReference"),
-                            ((Number) ((Map<?, ?>) r.get("amount")).get("value")).longValue(), (String) r.get("status")))
+                            ((Number) ((Map<?, ?>) r.get("amount")).get("value")).longValue(),
+                            refusedRefunds.contains((String) r.get("pspReference")) ? "refused"
+                                    : String.valueOf(r.get("status"))))
                     .toList();
             charges.add(new PspCharge("adyen", psp, (String) payment.get("idempotencyKey"),
                     (String) payment.get("reference"), ((Number) amount.get("value")).longValue(),
-                    String.valueOf(amount.get("currency")), "Authorised".equals(payment.get("resultCode")), refunds));
+                    String.valueOf(amount.get("currency")).toUpperCase(Locale.ROOT),
+                    resultCode.equals("Authorised") || (resultCode.equals("Received") && succeededLater.contains(psp)),
+                    refunds));
         }
         return charges;
+    }
+
+    /** From the Adyen notifications the clients sent: authorisations that succeeded, refunds that failed. */
+    private void adyenNotifications(Set<String> succeededLater, Set<String> refusedRefunds) {
+        for (HistoryEntry entry : history) {
+            if (entry.kind() != HistoryEntry.Kind.INVOKE || entry.path() == null
+                    || !entry.path().startsWith("/v1/webhooks/adyen") || entry.requestBody() == null) {
+                continue;
+            }
+            try {
+                for (JsonNode container : JSON.readTree(entry.requestBody()).path("notificationItems")) {
+                    JsonNode item = container.path("NotificationRequestItem");
+                    boolean success = "true".equals(item.path("success").asString());
+                    String code = item.path("eventCode").asString();
+                    if (code.equals("AUTHORISATION") && success) {
+                        succeededLater.add(item.path("pspReference").asString());
+                    } else if (code.equals("REFUND") && !success) {
+                        refusedRefunds.add(item.path("pspReference").asString());
+                    }
+                }
+            } catch (RuntimeException notJson) {
+                // a hostile or truncated body: not a notification Adyen sent
+            }
+        }
     }
 
     @Override
