@@ -11,6 +11,7 @@
 #   CHAOS_OUT       output directory (default payment-service/target/chaos/<seed>)
 #   CHAOS_HORIZON   longest wait for the world to settle after the faults, seconds (default 120)
 #   CHAOS_REBUILD   1: build the jar and the test classes even if they are there
+#   CHAOS_CAMPAIGN_HEAP  the campaign JVM's -Xmx (default 768m, 3g for runs over 10 minutes)
 #
 # Reuses payment-service/target/payment-service-0.1.0-SNAPSHOT.jar and target/test-classes when present (after
 # ./mvnw verify they are); the test classpath is cached in payment-service/target/chaos-classpath.txt.
@@ -50,8 +51,12 @@ if [[ ! -s "$CP_FILE" || "$SERVICE_DIR/pom.xml" -nt "$CP_FILE" ]]; then
 fi
 
 mkdir -p "$CHAOS_OUT"
-JAVA_OPTS=(-Xmx512m -XX:+UseSerialGC)
-[[ "$CHAOS_KAFKA" == 1 || "$CHAOS_KAFKA" == true ]] && JAVA_OPTS=(-Xmx768m -XX:+UseSerialGC)
+# The checker holds the whole history in memory: about 40 MB of JSON per 3 minutes of 8 clients.
+heap="${CHAOS_CAMPAIGN_HEAP:-}"
+if [[ -z "$heap" ]]; then
+  if (( CHAOS_DURATION > 600 )); then heap=3g; else heap=768m; fi
+fi
+JAVA_OPTS=("-Xmx$heap" -XX:+UseParallelGC)
 
 CAMPAIGN_PID=""
 # Whatever happens to the campaign's JVM (Ctrl-C, a crash, kill -9), no instance or PostgreSQL outlives this script.

@@ -73,6 +73,7 @@ public final class ChaosCampaign {
         Files.writeString(out.resolve("seed.txt"), seed + "\n");
         long began = System.nanoTime();
         World world = World.start(new World.Config(out, 3, kafka, jar, envOr("CHAOS_HEAP", "384m")));
+        boolean passed = false;
         Thread hook = new Thread(world::close, "chaos-world-close");
         Runtime.getRuntime().addShutdownHook(hook);
         Path historyFile = out.resolve("history.jsonl");
@@ -109,9 +110,16 @@ public final class ChaosCampaign {
                 writeFailure(out, seed, entries, report);
                 log("FAILED: seed " + seed + "; fault schedule, offending history and logs in " + out);
             }
+            if (report.failed() == 0) {
+                passed = true;
+            }
             return report.failed() == 0 ? 0 : 1;
         } finally {
             world.close();
+            if (passed) {
+                // the database's files only matter for a failed run (the logs and the history stay)
+                org.springframework.util.FileSystemUtils.deleteRecursively(out.resolve("postgres"));
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException ignored) {
