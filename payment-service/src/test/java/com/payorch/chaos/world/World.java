@@ -99,6 +99,12 @@ public final class World implements AutoCloseable {
     private void startAll() {
         try {
             Files.createDirectories(config.outDir());
+            // A directory used before (the same seed again): a fresh cluster and fresh logs, nothing of the last run.
+            org.springframework.util.FileSystemUtils.deleteRecursively(config.outDir().resolve("postgres"));
+            for (String old : List.of("postgres.log", "i1.log", "i2.log", "i3.log", "faults.jsonl",
+                    "offending-history.jsonl", "failed-invariants.txt", "summary.json")) {
+                Files.deleteIfExists(config.outDir().resolve(old));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
