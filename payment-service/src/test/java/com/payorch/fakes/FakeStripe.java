@@ -94,6 +94,8 @@ public final class FakeStripe implements AutoCloseable {
     private final Map<String, Saved> idempotent = new HashMap<>();
     private final Map<String, Deque<Failure>> failures = new HashMap<>();
     private final List<String> charged = new ArrayList<>();
+    /** The `Idempotency-Key` each PaymentIntent was created under (read by the chaos campaign's checker). */
+    private final Map<String, String> intentKeys = new HashMap<>();
     private final int delayMillis;
 
     /** A saved idempotent result: the request it answered, its status, body and the original `Request-Id`. */
@@ -166,6 +168,16 @@ public final class FakeStripe implements AutoCloseable {
     /** PaymentIntents that took money or are processing, in creation order (declined ones are not charged). */
     public synchronized List<String> chargedIntents() {
         return List.copyOf(charged);
+    }
+
+    /** Every PaymentIntent created (any outcome), oldest first, as Stripe would show it. */
+    public synchronized List<Map<String, Object>> intents() {
+        return intents.values().stream().map(i -> (Map<String, Object>) new LinkedHashMap<>(i)).toList();
+    }
+
+    /** The `Idempotency-Key` the PaymentIntent was created under, or null. */
+    public synchronized String idempotencyKeyOf(String intentId) {
+        return intentKeys.get(intentId);
     }
 
     /** The PaymentIntent {@code pi_…} as Stripe would show it. */
@@ -442,6 +454,9 @@ public final class FakeStripe implements AutoCloseable {
                 }
             }
             intents.put(id, intent);
+            if (idempotencyKey != null) {
+                intentKeys.put(id, idempotencyKey);
+            }
             String responseBody = JSON.writeValueAsString(answer);
             String requestId = "req_" + random(14);
             if (failure == Failure.ERROR_500_AFTER_CHARGE) {

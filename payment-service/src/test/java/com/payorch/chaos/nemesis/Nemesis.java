@@ -1,0 +1,325 @@
+package com.payorch.chaos.nemesis;
+
+import com.payorch.chaos.history.History;
+import com.payorch.chaos.history.HistoryEntry;
+import com.payorch.chaos.world.LinkProxy;
+import com.payorch.chaos.world.ServiceProcess;
+import com.payorch.chaos.world.World;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Breaks the world on a schedule drawn from the seed ({@link #plan}): which fault, on what, when and for how long
+ * are the same for the same seed (whether a planned fault runs depends on what is still active: at most
+ * {@code maxActive} at once, never two on the same target, at most one instance down). Every start and heal is a
+ * NEMESIS entry of the history: {@code operation} the fault ({@link Fault#id()}), {@code target} the instance, link
+ * ({@code i2.stripe}) or {@code postgres}/{@code receiver}, {@code note} "start: …" / "heal: …".
+ */
+public final class Nemesis implements AutoCloseable {
+
+    /** One planned fault: {@code atMillis} after the start, held for {@code holdMillis}. */
+    public record Planned(long atMillis, Fault fault, String target, long holdMillis, long parameter) {
+    }
+
+    private final World world;
+    private final History history;
+    private final List<Planned> plan;
+    private final int maxActive;
+    private final Random random;
+    private final Set<Active> active = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> started = new ConcurrentHashMap<>();
+    private final Map<String, Integer> skipped = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService heals = Executors.newScheduledThreadPool(3, daemon("nemesis-heal"));
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(daemon("nemesis"));
+    private final Object clock = new Object();
+    private volatile boolean stopped;
+
+    public Nemesis(World world, History history, long seed, Duration duration, int maxActive) {
+        this.world = world;
+        this.history = history;
+        this.maxActive = maxActive;
+        this.random = new Random(seed * 7919 + 17);
+        List<String> instances = world.instances().stream().map(ServiceProcess::name).toList();
+        this.plan = plan(seed, duration, instances);
+    }
+
+    /**
+     * The schedule for a seed: a fault every 1.5–4.5 s from the third second to three seconds before the end, each
+     * held 2–7 s (an instance stays down 1–4 s before its restart begins).
+     */
+    public static List<Planned> plan(long seed, Duration duration, List<String> instances) {
+        Random random = new Random(seed);
+        List<Fault> weighted = new ArrayList<>();
+        for (Fault fault : Fault.values()) {
+            for (int i = 0; i < fault.weight(); i++) {
+                weighted.add(fault);
+            }
+        }
+        List<Planned> plan = new ArrayList<>();
+        long end = duration.toMillis() - 3_000;
+        for (long at = 3_000 + random.nextInt(1_500); at < end; at += 1_500 + random.nextInt(3_000)) {
+            Fault fault = weighted.get(random.nextInt(weighted.size()));
+            String instance = instances.get(random.nextInt(instances.size()));
+            String target = switch (fault) {
+                case KILL_INSTANCE -> instance;
+                case TERMINATE_BACKENDS, DB_RESTART -> "postgres";
+                case FREEZE_LINK, DELAY_LINK, RESET_LINK ->
+                        instance + "." + List.of("db", "stripe", "adyen").get(random.nextInt(3));
+                case ANSWERS_LOST -> instance + "." + (random.nextBoolean() ? "stripe" : "adyen");
+                case SMTP_STALL -> instance + ".smtp";
+                case RECEIVER_DOWN -> "receiver";
+            };
+            long hold = fault == Fault.KILL_INSTANCE || fault == Fault.DB_RESTART
+                    ? 1_000 + random.nextInt(3_000) : 2_000 + random.nextInt(5_000);
+            long parameter = switch (fault) {
+                case TERMINATE_BACKENDS -> 1 + random.nextInt(4);
+                case DELAY_LINK -> 200 + random.nextInt(1_500);
+                default -> 0;
+            };
+            plan.add(new Planned(Math.min(at, end), fault, target, hold, parameter));
+        }
+        return plan;
+    }
+
+    public List<Planned> plan() {
+        return plan;
+    }
+
+    /** Runs the plan in the background, from now. */
+    public void start() {
+        long origin = System.currentTimeMillis();
+        runner.submit(() -> {
+            for (Planned planned : plan) {
+                if (!waitUntil(origin + planned.atMillis())) {
+                    return;
+                }
+                try {
+                    inject(planned);
+                } catch (RuntimeException e) {
+                    record(planned.fault().id(), planned.target(), "start failed: " + e);
+                }
+            }
+        });
+    }
+
+    private boolean waitUntil(long epochMillis) {
+        synchronized (clock) {
+            long wait;
+            while (!stopped && (wait = epochMillis - System.currentTimeMillis()) > 0) {
+                try {
+                    clock.wait(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return !stopped;
+        }
+    }
+
+    private void inject(Planned planned) {
+        if (active.size() >= maxActive || conflicts(planned)) {
+            skipped.merge(planned.fault().id(), 1, Integer::sum);
+            return;
+        }
+        Fault fault = planned.fault();
+        String target = planned.target();
+        Active fault0 = switch (fault) {
+            case KILL_INSTANCE -> {
+                ServiceProcess instance = world.instance(target);
+                long pid = instance.pid();
+                instance.kill();
+                yield new Active(fault, target, "SIGKILL pid " + pid, () -> {
+                    long begin = System.nanoTime();
+                    instance.start();
+                    world.pidsChanged();
+                    instance.awaitReady(Duration.ofSeconds(180));
+                    return "restarted on port " + instance.port() + " (pid " + instance.pid() + "), ready after "
+                            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin) + " ms";
+                });
+            }
+            case TERMINATE_BACKENDS -> {
+                String detail;
+                try {
+                    detail = "terminated backends " + world.postgres().terminateRandomBackends(
+                            (int) planned.parameter(), random);
+                } catch (java.sql.SQLException e) {
+                    detail = "no backend terminated: " + e.getMessage();
+                }
+                yield new Active(fault, target, detail, () -> "done");
+            }
+            case DB_RESTART -> {
+                world.postgres().immediateShutdown();
+                yield new Active(fault, target, "pg_ctl stop -m immediate", () -> {
+                    world.postgres().startServer();
+                    return "started again on port " + world.postgres().port();
+                });
+            }
+            case FREEZE_LINK, SMTP_STALL -> {
+                LinkProxy link = world.link(target);
+                link.freeze();
+                yield new Active(fault, target, "frozen (" + link.openConnections() + " connections open)", () -> {
+                    link.heal();
+                    return "flowing";
+                });
+            }
+            case DELAY_LINK -> {
+                LinkProxy link = world.link(target);
+                link.delay(planned.parameter());
+                yield new Active(fault, target, "+" + planned.parameter() + " ms per chunk", () -> {
+                    link.heal();
+                    return "no delay";
+                });
+            }
+            case RESET_LINK -> {
+                int reset = world.link(target).reset();
+                yield new Active(fault, target, "reset " + reset + " connections", () -> "done");
+            }
+            case ANSWERS_LOST -> {
+                LinkProxy link = world.link(target);
+                long before = link.answersDropped();
+                link.loseAnswers();
+                yield new Active(fault, target, "answers dropped, connections reset", () -> {
+                    link.heal();
+                    return (link.answersDropped() - before) + " answers lost";
+                });
+            }
+            case RECEIVER_DOWN -> {
+                world.receiver().down();
+                yield new Active(fault, target, "every delivery answered 503", () -> {
+                    world.receiver().up();
+                    return "answering 204";
+                });
+            }
+        };
+        started.merge(fault.id(), 1, Integer::sum);
+        active.add(fault0);
+        record(fault.id(), target, "start: " + fault0.detail);
+        if (fault.instantaneous()) {
+            fault0.heal();
+        } else {
+            heals.schedule(fault0::heal, planned.holdMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private boolean conflicts(Planned planned) {
+        for (Active running : active) {
+            if (running.target.equals(planned.target())) {
+                return true;
+            }
+            // one instance down at a time; nothing on PostgreSQL while it is down
+            if (running.fault == Fault.KILL_INSTANCE && planned.fault() == Fault.KILL_INSTANCE) {
+                return true;
+            }
+            if (running.fault == Fault.DB_RESTART && planned.target().equals("postgres")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void record(String operation, String target, String note) {
+        history.record(new HistoryEntry(0, 0, HistoryEntry.Kind.NEMESIS, "nemesis", operation, target, null, null,
+                null, null, null, null, null, note));
+    }
+
+    /** Returns at {@code epochMillis} (the end of the campaign's duration), or when stopped. */
+    public void awaitEnd(long epochMillis) {
+        waitUntil(epochMillis);
+    }
+
+    /** Stops injecting, heals every active fault now (instances restarted and ready), then checks the world. */
+    public void stopAndHealAll() {
+        stopped = true;
+        synchronized (clock) {
+            clock.notifyAll();
+        }
+        runner.shutdown();
+        try {
+            runner.awaitTermination(200, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        new ArrayList<>(active).forEach(Active::heal);
+        heals.shutdown();
+        try {
+            heals.awaitTermination(200, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        world.healAll();
+    }
+
+    /** Faults started, by kind. */
+    public Map<String, Integer> startedByKind() {
+        return sorted(started);
+    }
+
+    /** Planned faults not started because too many were active or their target was busy, by kind. */
+    public Map<String, Integer> skippedByKind() {
+        return sorted(skipped);
+    }
+
+    private static Map<String, Integer> sorted(Map<String, Integer> counts) {
+        Map<String, Integer> sorted = new LinkedHashMap<>();
+        counts.keySet().stream().sorted().forEach(key -> sorted.put(key, counts.get(key)));
+        return Collections.unmodifiableMap(sorted);
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        runner.shutdownNow();
+        heals.shutdownNow();
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** A started fault and how to heal it (once; the heal is recorded when it is done). */
+    private final class Active {
+        private final Fault fault;
+        private final String target;
+        private final String detail;
+        private final java.util.concurrent.Callable<String> healing;
+        private final AtomicBoolean healed = new AtomicBoolean();
+
+        Active(Fault fault, String target, String detail, java.util.concurrent.Callable<String> healing) {
+            this.fault = fault;
+            this.target = target;
+            this.detail = detail;
+            this.healing = healing;
+        }
+
+        void heal() {
+            if (!healed.compareAndSet(false, true)) {
+                return;
+            }
+            String outcome;
+            try {
+                outcome = healing.call();
+            } catch (Exception e) {
+                outcome = "heal failed: " + e;
+            }
+            record(fault.id(), target, "heal: " + outcome);
+            active.remove(this);
+        }
+    }
+}

@@ -1,0 +1,417 @@
+package com.payorch.chaos.world;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import com.payorch.PaymentServiceApplication;
+import com.payorch.chaos.workload.WorkloadTargets;
+import com.payorch.fakes.FakeAdyen;
+import com.payorch.fakes.FakeStripe;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The campaign's world, as real processes: PostgreSQL (its own process, {@link PostgresProcess}), the service
+ * instances (each its own JVM on a fixed port, {@link ServiceProcess}), the Stripe and Adyen fakes, an SMTP server
+ * (GreenMail), the merchants' webhook receiver, optionally a Kafka broker (KRaft, in this JVM), and a
+ * {@link LinkProxy} on every link of every instance the nemesis may break: {@code iN.db}, {@code iN.stripe},
+ * {@code iN.adyen}, {@code iN.smtp}.
+ *
+ * <p>Four merchants, one per route: {@code m_sandbox} (sandbox), {@code m_stripe} (stripe), {@code m_adyen}
+ * (adyen), {@code m_failover} (stripe, then adyen). Every merchant gets webhooks at the receiver; every instance sends
+ * confirmation e-mails; recovery and retry intervals are seconds, so that the recovery horizon is short.
+ */
+public final class World implements AutoCloseable {
+
+    public static final String STRIPE_SECRET_KEY = "sk_test_51ChaosCampaignKeyDoNotLog000001";
+    public static final String STRIPE_WEBHOOK_SECRET = "whsec_ChaosCampaignStripeEndpointSecret01";
+    public static final String ADYEN_API_KEY = "AQE_ChaosCampaignAdyenKeyDoNotLog_0001";
+    public static final String ADYEN_MERCHANT_ACCOUNT = "PayorchChaosECOM";
+    public static final String ADYEN_HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+    public static final String KAFKA_TOPIC = "payments.events";
+    /** bcrypt of a throwaway password: the console user of application.yml must not keep its published hash. */
+    private static final String OPERATOR_BCRYPT = "$2a$10$XXwYzh30fGVPiwp03I6WHeajyrozDPHFJDlydfBhgzXPq/mcoUN4e";
+
+    public static final List<WorkloadTargets.Merchant> MERCHANTS = List.of(
+            new WorkloadTargets.Merchant("m_sandbox", "sk_test_chaos_sandbox", "sandbox"),
+            new WorkloadTargets.Merchant("m_stripe", "sk_test_chaos_stripe", "stripe"),
+            new WorkloadTargets.Merchant("m_adyen", "sk_test_chaos_adyen", "adyen"),
+            new WorkloadTargets.Merchant("m_failover", "sk_test_chaos_failover", "stripe,adyen"));
+
+    /** The links of one instance, in the order of {@link #LINKS}. */
+    public static final List<String> LINKS = List.of("db", "stripe", "adyen", "smtp");
+
+    /**
+     * @param outDir where logs and the database's data go
+     * @param instances how many service instances (3 in the campaign)
+     * @param kafka whether to run a broker and publish events to it
+     * @param jar the boot jar, or null to run the main class on this JVM's classpath
+     * @param heap the instances' -Xmx, e.g. {@code 384m}
+     */
+    public record Config(Path outDir, int instances, boolean kafka, @Nullable Path jar, String heap) {
+    }
+
+    private final Config config;
+    private final String sandboxWebhookSecret = whsec();
+    private final String merchantWebhookSecret = whsec();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Map<String, LinkProxy> links = new LinkedHashMap<>();
+    private final List<ServiceProcess> instances = new ArrayList<>();
+    private PostgresProcess postgres;
+    private FakeStripe stripe;
+    private FakeAdyen adyen;
+    private GreenMail mail;
+    private MerchantReceiver receiver;
+    private @Nullable EmbeddedKafkaKraftBroker kafka;
+    private volatile boolean closed;
+
+    private World(Config config) {
+        this.config = config;
+    }
+
+    /** Starts everything and waits until every instance is ready; closes what it started if that fails. */
+    public static World start(Config config) {
+        World world = new World(config);
+        try {
+            world.startAll();
+            return world;
+        } catch (RuntimeException | Error e) {
+            world.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        try {
+            Files.createDirectories(config.outDir());
+            // A directory used before (the same seed again): a fresh cluster and fresh logs, nothing of the last run.
+            org.springframework.util.FileSystemUtils.deleteRecursively(config.outDir().resolve("postgres"));
+            for (String old : List.of("postgres.log", "i1.log", "i2.log", "i3.log", "faults.jsonl",
+                    "offending-history.jsonl", "failed-invariants.txt", "summary.json")) {
+                Files.deleteIfExists(config.outDir().resolve(old));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        postgres = PostgresProcess.start(config.outDir().resolve("postgres"), config.outDir().resolve("postgres.log"),
+                freePort());
+        closeables.add(postgres);
+        stripe = new FakeStripe(10_000).acceptKey(STRIPE_SECRET_KEY);
+        closeables.add(stripe);
+        adyen = new FakeAdyen().acceptKey(ADYEN_API_KEY);
+        closeables.add(adyen);
+        mail = new GreenMail(new ServerSetup(freePort(), "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        mail.start();
+        closeables.add(mail::stop);
+        receiver = MerchantReceiver.start(0);
+        closeables.add(receiver);
+        if (config.kafka()) {
+            kafka = new EmbeddedKafkaKraftBroker(1, 3, KAFKA_TOPIC);
+            kafka.afterPropertiesSet();
+            EmbeddedKafkaKraftBroker broker = kafka;
+            closeables.add(broker::destroy);
+        }
+        int stripePort = portOf(stripe.baseUrl());
+        int adyenPort = portOf(adyen.checkoutUrl());
+        for (int i = 1; i <= config.instances(); i++) {
+            String name = "i" + i;
+            LinkProxy db = link(name + ".db", postgres.port());
+            LinkProxy stripeLink = link(name + ".stripe", stripePort);
+            LinkProxy adyenLink = link(name + ".adyen", adyenPort);
+            LinkProxy smtp = link(name + ".smtp", mail.getSmtp().getPort());
+            int port = freePort();
+            List<String> arguments = new ArrayList<>(List.of("--server.port=" + port));
+            arguments.addAll(arguments(db, stripeLink, adyenLink, smtp));
+            ServiceProcess instance = new ServiceProcess(name, port, launch(), arguments,
+                    config.outDir().resolve(name + ".log"));
+            instances.add(instance);
+            closeables.add(instance);
+        }
+        instances.forEach(ServiceProcess::start);
+        writePids();
+        List<CompletableFuture<Void>> ready = instances.stream()
+                .map(instance -> CompletableFuture.runAsync(() -> instance.awaitReady(Duration.ofSeconds(180))))
+                .toList();
+        ready.forEach(CompletableFuture::join);
+        writePids();
+    }
+
+    private LinkProxy link(String name, int targetPort) {
+        LinkProxy proxy = LinkProxy.start(name, 0, targetPort);
+        links.put(name, proxy);
+        closeables.add(proxy);
+        return proxy;
+    }
+
+    private List<String> launch() {
+        List<String> launch = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + config.heap(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k"));
+        if (config.jar() != null) {
+            launch.addAll(List.of("-jar", config.jar().toString()));
+        } else {
+            launch.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                    PaymentServiceApplication.class.getName()));
+        }
+        return launch;
+    }
+
+    private List<String> arguments(LinkProxy db, LinkProxy stripeLink, LinkProxy adyenLink, LinkProxy smtp) {
+        String dbAddress = "localhost:" + db.port() + "/postgres";
+        List<String> args = new ArrayList<>(List.of(
+                "--spring.r2dbc.url=r2dbc:postgresql://" + dbAddress,
+                "--spring.r2dbc.username=postgres",
+                "--spring.r2dbc.password=",
+                "--spring.flyway.url=jdbc:postgresql://" + dbAddress,
+                "--spring.flyway.user=postgres",
+                "--spring.flyway.password=",
+                "--payments.db.embedded=false",
+                "--payments.allow-development-defaults=true",
+                "--payments.console.users.operator.password-bcrypt=" + OPERATOR_BCRYPT,
+                "--spring.lifecycle.timeout-per-shutdown-phase=5s",
+                                // the gateways, through the links
+                "--payments.gateway.sandbox.webhook-secret=" + sandboxWebhookSecret,
+                "--payments.gateway.timeout=PT6S",
+                "--payments.connectors.stripe.api-base=http://localhost:" + stripeLink.port(),
+                "--payments.connectors.stripe.connect-timeout=PT2S",
+                "--payments.connectors.stripe.read-timeout=PT4S",
+                "--payments.connectors.adyen.checkout-url=http://localhost:" + adyenLink.port() + "/v71",
+                "--payments.connectors.adyen.connect-timeout=PT2S",
+                "--payments.connectors.adyen.read-timeout=PT4S",
+                // e-mail, through the link
+                "--spring.mail.host=localhost",
+                "--spring.mail.port=" + smtp.port(),
+                "--spring.mail.properties.mail.smtp.connectiontimeout=3000",
+                "--spring.mail.properties.mail.smtp.timeout=3000",
+                "--spring.mail.properties.mail.smtp.writetimeout=3000",
+                "--payments.confirmations.claim-timeout=PT15S",
+                // a short recovery horizon
+                "--payments.recovery.pending-after=PT4S",
+                "--payments.recovery.processing-after=PT8S",
+                "--payments.recovery.interval=PT1S",
+                "--payments.recovery.refund-pending-after=PT3S",
+                "--payments.idempotency.lock-timeout=PT5S",
+                "--payments.outbox.initial-backoff=PT0.5S",
+                "--payments.outbox.max-backoff=PT3S",
+                "--payments.outbox.delivery-timeout=PT8S",
+                "--payments.outbox.lease=PT12S",
+                "--payments.outbox.max-attempts=1000",
+                "--payments.merchant-webhooks.initial-backoff=PT0.5S",
+                "--payments.merchant-webhooks.max-backoff=PT3S",
+                "--payments.merchant-webhooks.timeout=PT3S",
+                "--payments.merchant-webhooks.lease=PT8S",
+                "--payments.wake-ups.max-reconnect-wait=PT1S"));
+        if (kafka != null) {
+            args.add("--payments.events.kafka.bootstrap-servers=" + kafka.getBrokersAsString());
+            args.add("--payments.events.kafka.topic=" + KAFKA_TOPIC);
+            args.add("--payments.events.kafka.send-timeout=PT5S");
+        }
+        for (WorkloadTargets.Merchant merchant : MERCHANTS) {
+            String prefix = "--payments.merchants." + merchant.id() + ".";
+            args.add(prefix + "api-key=" + merchant.apiKey());
+            args.add(prefix + "routing=" + merchant.routing());
+            args.add(prefix + "webhook-url=" + receiver.urlFor(merchant.id()));
+            args.add(prefix + "webhook-secret=" + merchantWebhookSecret);
+            if (merchant.routing().contains("stripe")) {
+                args.add(prefix + "connectors.stripe.secret-key=" + STRIPE_SECRET_KEY);
+                args.add(prefix + "connectors.stripe.webhook-secret=" + STRIPE_WEBHOOK_SECRET);
+            }
+            if (merchant.routing().contains("adyen")) {
+                args.add(prefix + "connectors.adyen.api-key=" + ADYEN_API_KEY);
+                args.add(prefix + "connectors.adyen.merchant-account=" + ADYEN_MERCHANT_ACCOUNT);
+                args.add(prefix + "connectors.adyen.hmac-key=" + ADYEN_HMAC_KEY);
+            }
+        }
+        return args;
+    }
+
+    // --- what the workload, the nemesis and the checker use ----------------------------------------------------------
+
+    public WorkloadTargets targets() {
+        return new WorkloadTargets(instanceBaseUrls(), MERCHANTS, sandboxWebhookSecret, stripe, STRIPE_WEBHOOK_SECRET,
+                adyen, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY);
+    }
+
+    public List<String> instanceBaseUrls() {
+        return instances.stream().map(ServiceProcess::baseUrl).toList();
+    }
+
+    public List<ServiceProcess> instances() {
+        return List.copyOf(instances);
+    }
+
+    public ServiceProcess instance(String name) {
+        return instances.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** Every link by name ({@code i1.db}, {@code i1.stripe}, …). */
+    public Map<String, LinkProxy> links() {
+        return Map.copyOf(links);
+    }
+
+    public LinkProxy link(String name) {
+        LinkProxy proxy = links.get(name);
+        if (proxy == null) {
+            throw new IllegalArgumentException("no link " + name);
+        }
+        return proxy;
+    }
+
+    public PostgresProcess postgres() {
+        return postgres;
+    }
+
+    public FakeStripe stripe() {
+        return stripe;
+    }
+
+    public FakeAdyen adyen() {
+        return adyen;
+    }
+
+    public GreenMail mail() {
+        return mail;
+    }
+
+    public MerchantReceiver receiver() {
+        return receiver;
+    }
+
+    public @Nullable EmbeddedKafkaKraftBroker kafka() {
+        return kafka;
+    }
+
+    public Path outDir() {
+        return config.outDir();
+    }
+
+    /** The facts for the checker; {@code history} tells which Adyen payments the clients' notifications settled. */
+    public WorldFacts facts(List<com.payorch.chaos.history.HistoryEntry> history) {
+        return new WorldFacts(this, history);
+    }
+
+    /** Every link healed, the receiver up, PostgreSQL and every instance running (restarted where needed). */
+    public void healAll() {
+        links.values().forEach(LinkProxy::heal);
+        receiver.up();
+        if (!postgres.isRunning()) {
+            postgres.startServer();
+        }
+        List<ServiceProcess> restarted = new ArrayList<>();
+        for (ServiceProcess instance : instances) {
+            if (!instance.isAlive()) {
+                instance.start();
+                restarted.add(instance);
+            }
+        }
+        writePids();
+        restarted.forEach(instance -> instance.awaitReady(Duration.ofSeconds(180)));
+    }
+
+    /**
+     * Work still owed, by kind, read directly from the database: payments PENDING or PROCESSING, refunds PENDING,
+     * events not yet relayed (parked ones too: with payments.outbox.max-attempts 1000 none is parked), sandbox charges processing, merchant deliveries pending, e-mails not sent. All zero: the
+     * world has settled. Empty when the database cannot be read.
+     */
+    public Map<String, Long> unsettled() {
+        Map<String, String> queries = new LinkedHashMap<>();
+        queries.put("payments PENDING/PROCESSING",
+                "select count(*) from payments where status in ('PENDING', 'PROCESSING')");
+        queries.put("refunds PENDING", "select count(*) from refunds where status = 'PENDING'");
+        queries.put("events undispatched", "select count(*) from events where dispatched_at is null");
+        queries.put("merchant deliveries pending", "select count(*) from webhook_deliveries where status = 'pending'");
+        queries.put("confirmation e-mails unsent", "select count(*) from booking_confirmations where sent_at is null");
+        queries.put("cancellation e-mails unsent",
+                "select count(*) from booking_cancellation_emails where sent_at is null");
+        queries.put("sandbox charges processing", "select count(*) from sandbox_charges where status = 'processing'");
+        Map<String, Long> counts = new LinkedHashMap<>();
+        try (Connection connection = postgres.connect(); var statement = connection.createStatement()) {
+            for (Map.Entry<String, String> query : queries.entrySet()) {
+                try (var rows = statement.executeQuery(query.getValue())) {
+                    rows.next();
+                    counts.put(query.getKey(), rows.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            return Map.of();
+        }
+        return counts;
+    }
+
+    /** Process ids of PostgreSQL and the instances, for run.sh to clean up after a JVM that died hard. */
+    private synchronized void writePids() {
+        List<String> lines = new ArrayList<>();
+        instances.stream().filter(ServiceProcess::isAlive).forEach(i -> lines.add(Long.toString(i.pid())));
+        try {
+            Files.write(config.outDir().resolve("instance.pids"), lines, StandardCharsets.UTF_8);
+        } catch (IOException ignored) {
+            // only a help for run.sh
+        }
+    }
+
+    /** Writes the instances' pids again (after a restart). */
+    public void pidsChanged() {
+        writePids();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // the instances first, at once (they hold connections through the links), then the rest, PostgreSQL last
+        instances.parallelStream().forEach(World::closeQuietly);
+        List<AutoCloseable> rest = new ArrayList<>(closeables);
+        rest.removeAll(instances);
+        java.util.Collections.reverse(rest);
+        rest.forEach(World::closeQuietly);
+        try {
+            Files.deleteIfExists(config.outDir().resolve("instance.pids"));
+        } catch (IOException ignored) {
+            // nothing to clean
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            System.err.println("[chaos] closing " + closeable + ": " + e);
+        }
+    }
+
+    private static String whsec() {
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        return "whsec_" + Base64.getEncoder().encodeToString(bytes);
+    }
+
+    private static int portOf(String url) {
+        return java.net.URI.create(url).getPort();
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
