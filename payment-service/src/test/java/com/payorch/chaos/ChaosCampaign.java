@@ -7,7 +7,6 @@ import com.payorch.chaos.nemesis.Nemesis;
 import com.payorch.chaos.workload.Workload;
 import com.payorch.chaos.world.World;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
@@ -92,7 +90,7 @@ public final class ChaosCampaign {
             long horizonBegan = System.nanoTime();
             // Now that nothing is broken, the gateways deliver what they still owe (notifications lost to faults).
             Map<String, Long> unsettled = awaitHorizon(world, horizon,
-                    () -> settleGateways(clientsAndGateways, Duration.ofSeconds(5)));
+                    () -> clientsAndGateways.settleGateways(Duration.ofSeconds(5)));
             log((unsettled.values().stream().allMatch(n -> n == 0) ? "settled" : "NOT settled: " + unsettled)
                     + " after " + seconds(horizonBegan) + " s");
             history.close();
@@ -150,25 +148,6 @@ public final class ChaosCampaign {
         return unsettled;
     }
 
-    /**
-     * {@code Workload.settleGateways(Duration)}: the gateways' side settles pending charges at the fakes and delivers
-     * every notification not acknowledged yet. Called reflectively only because the workload is written on another
-     * branch than this class (its placeholder has no such method); once both are merged a direct call does.
-     */
-    private static void settleGateways(Workload workload, Duration atMost) {
-        java.lang.reflect.Method settle;
-        try {
-            settle = Workload.class.getMethod("settleGateways", Duration.class);
-        } catch (NoSuchMethodException placeholder) {
-            return;
-        }
-        try {
-            settle.invoke(workload, atMost);
-        } catch (ReflectiveOperationException e) {
-            log("settling the gateways failed: " + e.getCause());
-        }
-    }
-
     private static boolean isSettled(Map<String, Long> unsettled) {
         return !unsettled.isEmpty() && unsettled.values().stream().allMatch(n -> n == 0);
     }
@@ -223,47 +202,15 @@ public final class ChaosCampaign {
             }
         }
         Files.write(out.resolve("faults.jsonl"), faults, StandardCharsets.UTF_8);
-        Set<String> keys = new java.util.HashSet<>();
-        report.results().stream().filter(r -> !r.passed() && r.offendingKeys() != null)
-                .forEach(r -> keys.addAll(r.offendingKeys()));
         List<String> offending = new ArrayList<>();
-        for (HistoryEntry entry : entries) {
-            if (entry.kind() != HistoryEntry.Kind.NEMESIS && mentions(entry, keys)) {
-                offending.add(JSON.writeValueAsString(entry));
-            }
+        for (HistoryEntry entry : Checker.offendingHistory(report, entries)) {
+            offending.add(JSON.writeValueAsString(entry));
         }
         Files.write(out.resolve("offending-history.jsonl"), offending, StandardCharsets.UTF_8);
         List<String> failed = new ArrayList<>();
         report.results().stream().filter(r -> !r.passed())
                 .forEach(r -> failed.add(r.name() + ": " + r.detail() + " " + r.offendingKeys()));
         Files.write(out.resolve("failed-invariants.txt"), failed, StandardCharsets.UTF_8);
-    }
-
-    static boolean mentions(HistoryEntry entry, Set<String> keys) {
-        if (keys.isEmpty()) {
-            return false;
-        }
-        List<String> texts = new ArrayList<>();
-        texts.add(entry.path());
-        texts.add(entry.requestBody());
-        texts.add(entry.responseBody());
-        texts.add(entry.note());
-        if (entry.requestHeaders() != null) {
-            texts.addAll(entry.requestHeaders().values());
-        }
-        if (entry.responseHeaders() != null) {
-            texts.addAll(entry.responseHeaders().values());
-        }
-        for (String text : texts) {
-            if (text != null) {
-                for (String key : keys) {
-                    if (!key.isEmpty() && text.contains(key)) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 
     private static long seconds(long sinceNanos) {

@@ -1,5 +1,8 @@
 package com.payorch.chaos.world;
 
+import com.payorch.chaos.CampaignFacts;
+import com.payorch.chaos.check.Checker;
+
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import com.payorch.PaymentServiceApplication;
@@ -13,8 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -329,28 +330,11 @@ public final class World implements AutoCloseable {
      * world has settled. Empty when the database cannot be read.
      */
     public Map<String, Long> unsettled() {
-        Map<String, String> queries = new LinkedHashMap<>();
-        queries.put("payments PENDING/PROCESSING",
-                "select count(*) from payments where status in ('PENDING', 'PROCESSING')");
-        queries.put("refunds PENDING", "select count(*) from refunds where status = 'PENDING'");
-        queries.put("events undispatched", "select count(*) from events where dispatched_at is null");
-        queries.put("merchant deliveries pending", "select count(*) from webhook_deliveries where status = 'pending'");
-        queries.put("confirmation e-mails unsent", "select count(*) from booking_confirmations where sent_at is null");
-        queries.put("cancellation e-mails unsent",
-                "select count(*) from booking_cancellation_emails where sent_at is null");
-        queries.put("sandbox charges processing", "select count(*) from sandbox_charges where status = 'processing'");
-        Map<String, Long> counts = new LinkedHashMap<>();
-        try (Connection connection = postgres.connect(); var statement = connection.createStatement()) {
-            for (Map.Entry<String, String> query : queries.entrySet()) {
-                try (var rows = statement.executeQuery(query.getValue())) {
-                    rows.next();
-                    counts.put(query.getKey(), rows.getLong(1));
-                }
-            }
-        } catch (SQLException e) {
+        try {
+            return Checker.outstandingWork(new CampaignFacts.Database(postgres.jdbcUrl(), "postgres", "", "public"));
+        } catch (IllegalStateException databaseDown) {
             return Map.of();
         }
-        return counts;
     }
 
     /** Process ids of PostgreSQL and the instances, for run.sh to clean up after a JVM that died hard. */
