@@ -45,7 +45,11 @@ public interface CampaignFacts {
     record PspRefund(String pspReference, long amount, String status) {
     }
 
-    record ReceivedMail(List<String> to, String subject, String body) {
+    /**
+     * @param messageId the message's Message-ID header: a copy handed over twice (SMTP has no idempotency, so a sender
+     *        that dies after the server's acceptance and before recording it sends again) carries the same one
+     */
+    record ReceivedMail(List<String> to, String subject, String body, String messageId) {
     }
 
     /** @param status the HTTP status the receiver answered with */

@@ -22,7 +22,10 @@ import java.util.regex.Pattern;
  * ({@code confirmations.ConfirmationMessage}); it is attributed to a booking by the {@code (payment pay_…)} its text
  * names (the payment's merchant and booking, quoted-printable soft breaks removed first), else by the subject's
  * booking id and the recipient. Each expected mail must be received exactly once, addressed to the payment's
- * {@code customer_email}; no mail may belong to any other booking. The outbox side is checked alongside: one
+ * {@code customer_email}; no mail may belong to any other booking. An e-mail is a message, identified by its
+ * Message-ID: copies with the same Message-ID (SMTP hands a message over at least once; the service derives the
+ * Message-ID from the booking, so a copy sent again after a crash between the server's acceptance and the recording
+ * carries the same one) count once and are reported as copies. The outbox side is checked alongside: one
  * {@code booking.confirmation_sent} event per expected confirmation, none otherwise. Offending keys: booking ids.
  */
 final class OneConfirmationPerBooking implements Invariant {
@@ -47,12 +50,18 @@ final class OneConfirmationPerBooking implements Invariant {
         Set<String> offending = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
         int ours = 0;
+        int copies = 0;
+        Set<String> seenMessages = new java.util.HashSet<>();
         for (ReceivedMail mail : context.facts().mails()) {
             Matcher subject = SUBJECT.matcher(mail.subject() == null ? "" : mail.subject().trim());
             if (!subject.find()) {
                 continue;
             }
             ours++;
+            if (mail.messageId() != null && !seenMessages.add(mail.messageId())) {
+                copies++;
+                continue;
+            }
             String bookingId = subject.group(1);
             boolean confirmation = subject.group(2).equals("confirmed");
             String key = null;
@@ -109,8 +118,8 @@ final class OneConfirmationPerBooking implements Invariant {
                 offending.add(booking.id());
             }
         }
-        String detail = ours + " booking e-mails received, " + expectedConfirmations + " confirmations and "
-                + expectedCancellations + " cancellations expected"
+        String detail = ours + " booking e-mails received (" + copies + " handed over twice: same Message-ID), "
+                + expectedConfirmations + " confirmations and " + expectedCancellations + " cancellations expected"
                 + (problems.isEmpty() ? ": exactly one each, none for other bookings"
                         : "; " + problems.size() + " problems, first: " + problems.get(0));
         return new InvariantResult(name(), problems.isEmpty(), detail, offending);

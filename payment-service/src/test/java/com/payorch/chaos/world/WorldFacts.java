@@ -131,7 +131,8 @@ public final class WorldFacts implements CampaignFacts {
                 Address[] recipients = message.getAllRecipients();
                 List<String> to = recipients == null ? List.of()
                         : Arrays.stream(recipients).map(Address::toString).toList();
-                mails.add(new ReceivedMail(to, message.getSubject(), GreenMailUtil.getBody(message)));
+                mails.add(new ReceivedMail(to, message.getSubject(), GreenMailUtil.getBody(message),
+                        message.getMessageID()));
             } catch (MessagingException e) {
                 throw new IllegalStateException(e);
             }
