@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * booking id and the recipient. Each expected mail must be received exactly once, addressed to the payment's
  * {@code customer_email}; no mail may belong to any other booking. An e-mail is a message, identified by its
  * Message-ID: copies with the same Message-ID (SMTP hands a message over at least once; the service derives the
- * Message-ID from the booking, so a copy sent again after a crash between the server's acceptance and the recording
- * carries the same one) count once and are reported as copies. The outbox side is checked alongside: one
+ * Message-ID from the {@code booking.activated} or {@code booking.cancelled} event, so a copy sent again after a
+ * crash between the server's acceptance and the recording carries the same one, while a second activation would
+ * not) count once and are reported as copies. The outbox side is checked alongside: one
  * {@code booking.confirmation_sent} event per expected confirmation, none otherwise. Offending keys: booking ids.
  */
 final class OneConfirmationPerBooking implements Invariant {
