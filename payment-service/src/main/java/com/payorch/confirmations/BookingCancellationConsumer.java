@@ -18,8 +18,10 @@ import reactor.core.publisher.Mono;
  * customerEmail (none without one), exactly as {@link BookingConfirmationConsumer} sends confirmations: the
  * `booking_cancellation_emails` row is claimed before sending and marked sent after, so redeliveries of the event
  * send nothing more, and a racing delivery finds it claimed and is retried later. The Message-ID derives from the
- * event, so the one duplicate that cannot be ruled out (a crash between the mail server's acceptance and the mark)
- * carries the same id. No event is written after sending (the contract names none).
+ * event, so the duplicates that cannot be ruled out carry the same id: a crash between the mail server's acceptance and
+ * the mark, or a database that stays away longer than the mark is retried (while the database is unavailable, until
+ * 3/4 of `payments.confirmations.claim-timeout` after the claim, {@link RecordingRetry}). No event is written after
+ * sending (the contract names none).
  */
 @Component
 class BookingCancellationConsumer implements OutboxConsumer {
@@ -31,6 +33,7 @@ class BookingCancellationConsumer implements OutboxConsumer {
     private final ConfirmationMailer mailer;
     private final ConfirmationProperties properties;
     private final MeterRegistry meters;
+    private final RecordingRetry retry = new RecordingRetry();
 
     BookingCancellationConsumer(PaymentStore payments, DatabaseClient db, ConfirmationMailer mailer,
                                 ConfirmationProperties properties, MeterRegistry meters) {
@@ -67,22 +70,31 @@ class BookingCancellationConsumer implements OutboxConsumer {
 
     private Mono<Void> notify(ConfirmationMessage message) {
         UUID token = UUID.randomUUID();
-        return notices.claim(message, token, properties.claimTimeout())
-                .flatMap(claim -> switch (claim) {
-                    case CLAIMED -> sendAndMark(message, token);
-                    case ALREADY_SENT -> Mono.<Void>empty();
-                    case HELD_BY_ANOTHER_DELIVERY -> Mono.<Void>error(new IllegalStateException(
-                            "the cancellation e-mail of booking " + message.bookingId()
-                                    + " is being sent by another delivery"));
-                });
+        return Mono.defer(() -> {
+            // Taken before the claim statement is sent: the claimed_until it writes is later than this + timeout.
+            long claimedAt = retry.now();
+            return notices.claim(message, token, properties.claimTimeout())
+                    .flatMap(claim -> switch (claim) {
+                        case CLAIMED -> sendAndMark(message, token,
+                                RecordingRetry.deadline(claimedAt, properties.claimTimeout()));
+                        case ALREADY_SENT -> Mono.<Void>empty();
+                        case HELD_BY_ANOTHER_DELIVERY -> Mono.<Void>error(new IllegalStateException(
+                                "the cancellation e-mail of booking " + message.bookingId()
+                                        + " is being sent by another delivery"));
+                    });
+        });
     }
 
-    private Mono<Void> sendAndMark(ConfirmationMessage message, UUID token) {
+    private Mono<Void> sendAndMark(ConfirmationMessage message, UUID token, long markDeadline) {
         Mono<Void> sendThenMark = Mono.defer(() -> mailer.send(message))
                 .onErrorResume(sendFailure -> notices.release(message.merchantId(), message.bookingId(), token)
                         .onErrorResume(releaseFailure -> Mono.empty())
                         .then(Mono.error(sendFailure)))
-                .flatMap(channel -> notices.markSent(message.merchantId(), message.bookingId(), token)
+                // Accepted: the e-mail cannot be taken back, so an unavailable database does not stop the mark.
+                .flatMap(channel -> retry.record(Mono.defer(() -> notices.markSent(message.merchantId(),
+                                        message.bookingId(), token)), markDeadline,
+                                "cancellation e-mail of booking " + message.bookingId() + " (event " + message.eventId()
+                                        + ")")
                         .flatMap(stillClaimed -> stillClaimed ? Mono.<Void>empty()
                                 : Mono.<Void>error(new IllegalStateException("the claim on the cancellation e-mail of"
                                         + " booking " + message.bookingId() + " expired while sending")))

@@ -24,11 +24,15 @@ import reactor.core.publisher.Mono;
  * find the row sent and do nothing; a racing delivery finds it claimed and fails, to be retried later.
  *
  * <p>Sending and recording are one unit that is not cancelled when the relay stops waiting for the delivery: a slow
- * mail server's late acceptance is still recorded, so the relay's next attempt finds the confirmation sent.
+ * mail server's late acceptance is still recorded, so the relay's next attempt finds the confirmation sent. Once the
+ * mail server has accepted the message, recording it does not give up at the first database error: while the
+ * database is unavailable it is retried until 3/4 of `payments.confirmations.claim-timeout` after the claim
+ * ({@link RecordingRetry}), before any other delivery may take the row over.
  *
- * <p>The one duplicate this cannot prevent: the process dies after the mail server accepted the message and before
- * the row is marked sent, or a send outlasts `payments.confirmations.claim-timeout` (keep it well above the SMTP
- * time-outs). The claim then expires and a redelivery sends again, with the same Message-ID.
+ * <p>The duplicate this cannot prevent: the process dies after the mail server accepted the message and before the
+ * row is marked sent, or the database stays away (or the send takes) longer than that bound (keep the claim timeout
+ * well above the SMTP time-outs and a database restart). The claim then expires and a redelivery sends again, with
+ * the same Message-ID.
  */
 @Component
 class BookingConfirmationConsumer implements OutboxConsumer {
@@ -44,6 +48,7 @@ class BookingConfirmationConsumer implements OutboxConsumer {
     private final ConfirmationFaults faults;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final RecordingRetry retry = new RecordingRetry();
 
     BookingConfirmationConsumer(PaymentStore payments, BookingConfirmations confirmations, ConfirmationMailer mailer,
                                 EventStore events, TransactionalOperator transaction,
@@ -87,27 +92,37 @@ class BookingConfirmationConsumer implements OutboxConsumer {
 
     private Mono<Void> confirm(ConfirmationMessage message, Map<String, String> metadata) {
         UUID token = UUID.randomUUID();
-        return confirmations.claim(message, token, properties.claimTimeout())
-                .flatMap(claim -> switch (claim) {
-                    case CLAIMED -> sendAndRecord(message, metadata, token);
-                    case ALREADY_SENT -> {
-                        log.info("Booking {} (event {}, payment {}, merchant {}) was already confirmed; nothing sent",
-                                message.bookingId(), message.eventId(), message.paymentId(), message.merchantId());
-                        yield Mono.empty();
-                    }
-                    case HELD_BY_ANOTHER_DELIVERY -> Mono.error(new IllegalStateException("the confirmation of booking "
-                            + message.bookingId() + " is being sent by another delivery"));
-                });
+        return Mono.defer(() -> {
+            // Taken before the claim statement is sent: the claimed_until it writes is later than this + timeout.
+            long claimedAt = retry.now();
+            return confirmations.claim(message, token, properties.claimTimeout())
+                    .flatMap(claim -> switch (claim) {
+                        case CLAIMED -> sendAndRecord(message, metadata, token,
+                                RecordingRetry.deadline(claimedAt, properties.claimTimeout()));
+                        case ALREADY_SENT -> {
+                            log.info("Booking {} (event {}, payment {}, merchant {}) was already confirmed; nothing"
+                                    + " sent", message.bookingId(), message.eventId(), message.paymentId(),
+                                    message.merchantId());
+                            yield Mono.empty();
+                        }
+                        case HELD_BY_ANOTHER_DELIVERY -> Mono.error(new IllegalStateException(
+                                "the confirmation of booking " + message.bookingId()
+                                        + " is being sent by another delivery"));
+                    });
+        });
     }
 
-    private Mono<Void> sendAndRecord(ConfirmationMessage message, Map<String, String> metadata, UUID token) {
+    private Mono<Void> sendAndRecord(ConfirmationMessage message, Map<String, String> metadata, UUID token,
+                                     long recordDeadline) {
         Mono<Void> sendThenRecord = Mono.defer(() -> faults.takeFailureBeforeSending()
                         ? Mono.<ConfirmationMailer.Channel>error(new IllegalStateException("simulated failure before sending"))
                         : mailer.send(message))
                 .onErrorResume(sendFailure -> confirmations.release(message.merchantId(), message.bookingId(), token)
                         .onErrorResume(releaseFailure -> Mono.empty())
                         .then(Mono.error(sendFailure)))
-                .flatMap(channel -> record(message, metadata, token)
+                // Accepted: the e-mail cannot be taken back, so an unavailable database does not stop the recording.
+                .flatMap(channel -> retry.record(Mono.defer(() -> record(message, metadata, token)), recordDeadline,
+                                "confirmation of booking " + message.bookingId() + " (event " + message.eventId() + ")")
                         .doOnSuccess(done -> Counter.builder("payments.confirmations.sent")
                                 .description("Booking confirmation e-mails handed to the mail server or the log")
                                 .tag("channel", channel.name().toLowerCase())
