@@ -94,6 +94,9 @@ final class Gateways {
         resolutions = 0;
         long settleAfter = now ? 0 : 1_500;
         int pending = 0;
+        // What is queued goes out first: the scans below may use up the round, and a gateway that only looked and
+        // never delivered would leave payments PROCESSING for good (the 30-minute run of 1 December did).
+        deliver();
         pending += stripe(settleAfter);
         pending += adyen(now || rounds++ % 20 == 0);
         sandbox(now ? 0 : 700);
@@ -381,7 +384,7 @@ final class Gateways {
         for (Payment payment : known.payments()) {
             boolean open = payment.status.equals("PENDING") || payment.status.equals("PROCESSING");
             if (!open || !"sandbox".equals(payment.connector) || now - payment.seenAt < settleAfter
-                    || now - payment.sandboxPolledAt < 1_000) {
+                    || now - payment.sandboxPolledAt < 1_000 || payment.sandboxSettledAtVersion == payment.version) {
                 continue;
             }
             if (timeUp()) {
@@ -393,9 +396,12 @@ final class Gateways {
             if (!answer.ok()) {
                 continue;
             }
+            long version = payment.version;
+            boolean allFinal = true;
             for (JsonNode charge : Known.JSON.readTree(answer.body()).path("data")) {
                 String status = charge.path("status").asString("");
                 if (!status.equals("succeeded") && !status.equals("failed")) {
+                    allFinal = false;
                     continue;
                 }
                 String chargeId = charge.path("id").asString("");
@@ -415,6 +421,11 @@ final class Gateways {
                 }
                 queueInRandomOrder(List.of(processing, sandboxMessage(payment, "msg_" + chargeId + "_" + status,
                         "payment." + status, data)));
+            }
+            if (allFinal) {
+                // Nothing more to learn from the sandbox until the payment changes (a retry charges again): polling
+                // every settled payment each second crowded out the deliveries in long runs.
+                payment.sandboxSettledAtVersion = version;
             }
         }
         for (Known.Refund refund : known.refunds()) {

@@ -35,6 +35,8 @@ final class Known {
         /** The reference of the attempt that was charged, once the payment was seen COMPLETED. */
         volatile @Nullable String chargedReference;
         volatile long sandboxPolledAt;
+        /** The version at which every sandbox charge of it was final and its messages queued (-1: not yet). */
+        volatile long sandboxSettledAtVersion = -1;
         /** The sum of the refunds of it the service acknowledged. */
         volatile long refunded;
 
