@@ -1,0 +1,274 @@
+package com.payorch.web;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.DecoderResultProvider;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.core.Ordered;
+import org.springframework.stereotype.Component;
+import reactor.netty.NettyPipeline;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The HTTP server's own limits, answered as problems instead of Reactor Netty's empty answers: request line and header
+ * block sizes ({@link HttpLimitsProperties}), requests the HTTP/1.1 decoder refuses (bad framing, bad header bytes),
+ * and clients too slow to send their headers or body (408). Runs after Spring Boot's own server customizer, so its
+ * sizes win.
+ *
+ * <p>Two Netty handlers per connection: one in front of the HTTP codec notices the first bytes of a request (and
+ * starts the header clock), one behind it sees the decoded request (stops it, starts the body clock) and rewrites
+ * any error answer that has no body and no content type (Reactor Netty's answer to a decoding failure) into a problem.
+ */
+@Component
+public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebServerFactory>, Ordered {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpLimits.class);
+
+    private final HttpLimitsProperties limits;
+    private final ObjectMapper objectMapper;
+
+    public HttpLimits(HttpLimitsProperties limits, ObjectMapper objectMapper) {
+        this.limits = limits;
+        this.objectMapper = objectMapper;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE; // after Boot's NettyReactiveWebServerFactoryCustomizer (order 0)
+    }
+
+    @Override
+    public void customize(NettyReactiveWebServerFactory factory) {
+        factory.addServerCustomizers(server -> server
+                .httpRequestDecoder(spec -> spec.maxInitialLineLength((int) limits.maxRequestLine().toBytes())
+                        .maxHeaderSize((int) limits.maxHeaderSize().toBytes()))
+                .doOnChannelInit((observer, channel, remote) -> {
+                    ChannelPipeline pipeline = channel.pipeline();
+                    if (pipeline.get(NettyPipeline.HttpCodec) == null) {
+                        return;
+                    }
+                    Guard guard = new Guard();
+                    pipeline.addBefore(NettyPipeline.HttpCodec, "payorch.requestStart", guard.requestStart);
+                    pipeline.addAfter(NettyPipeline.HttpCodec, "payorch.httpLimits", guard);
+                }));
+    }
+
+    /** A request body that did not arrive within payments.http.request-body-timeout. */
+    static final class BodyTooSlow extends RuntimeException {
+        BodyTooSlow() {
+            super("request body timeout", null, false, false);
+        }
+    }
+
+    /** One connection's clocks and the rewriting of bare error answers; every method runs on its event loop. */
+    private final class Guard extends ChannelDuplexHandler {
+
+        private @Nullable ChannelHandlerContext ctx;
+        private @Nullable ScheduledFuture<?> clock;
+        /** Bytes of a request arrived whose header block is not complete yet. */
+        private boolean headersPending;
+        /** The request's headers came, its last content not yet. */
+        private boolean bodyPending;
+        /** An answer was started and not finished. */
+        private boolean answering;
+        /** The body clock ran out: further input is dropped, the bare answer becomes a 408. */
+        private boolean bodyTimedOut;
+        /** Why the HTTP decoder refused the current request, if it did. */
+        private @Nullable Throwable decodingFailure;
+
+        final ChannelInboundHandlerAdapter requestStart = new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext context, Object msg) {
+                if (msg instanceof ByteBuf bytes && bytes.isReadable() && !headersPending && !bodyPending
+                        && !answering && !bodyTimedOut) {
+                    headersPending = true;
+                    startClock(limits.requestHeaderTimeout(), Guard.this::headersTooSlow);
+                }
+                context.fireChannelRead(msg);
+            }
+        };
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext context) {
+            this.ctx = context;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext context, Object msg) {
+            if (bodyTimedOut) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
+                decodingFailure = decoded.decoderResult().cause();
+            }
+            if (msg instanceof HttpRequest) {
+                headersPending = false;
+                answering = true;
+                bodyPending = !(msg instanceof LastHttpContent);
+                stopClock();
+                if (bodyPending) {
+                    startClock(limits.requestBodyTimeout(), this::bodyTooSlow);
+                }
+            } else if (msg instanceof LastHttpContent) {
+                bodyPending = false;
+                stopClock();
+            }
+            context.fireChannelRead(msg);
+        }
+
+        @Override
+        public void write(ChannelHandlerContext context, Object msg, ChannelPromise promise) {
+            Object out = msg;
+            if (msg instanceof FullHttpResponse response && isBareError(response)) {
+                out = problem(response);
+            }
+            if (out instanceof LastHttpContent) {
+                answering = false;
+            }
+            context.write(out, promise);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext context) throws Exception {
+            stopClock();
+            super.channelInactive(context);
+        }
+
+        private void startClock(Duration timeout, Runnable expired) {
+            stopClock();
+            if (ctx != null) {
+                clock = ctx.executor().schedule(expired, timeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+
+        private void stopClock() {
+            if (clock != null) {
+                clock.cancel(false);
+                clock = null;
+            }
+        }
+
+        /** Headers still incomplete: no request reached the application, so this handler answers and closes. */
+        private void headersTooSlow() {
+            clock = null;
+            if (ctx == null || !headersPending || !ctx.channel().isActive()) {
+                return;
+            }
+            log.debug("Closing a connection from {}: request headers not complete within {}",
+                    ctx.channel().remoteAddress(), limits.requestHeaderTimeout());
+            bodyTimedOut = true; // drop whatever still comes
+            FullHttpResponse timeout = problemResponse(HttpVersion.HTTP_1_1, ProblemCode.REQUEST_TIMEOUT,
+                    timeoutDetail());
+            timeout.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(timeout).addListener(ChannelFutureListener.CLOSE);
+        }
+
+        /**
+         * Body incomplete: the application is reading it. It is ended with a decoding failure, as Netty does with a
+         * broken body; Reactor Netty then answers (a bare 400, rewritten here to the 408) and closes.
+         */
+        private void bodyTooSlow() {
+            clock = null;
+            if (ctx == null || !bodyPending || !ctx.channel().isActive()) {
+                return;
+            }
+            log.debug("Closing a connection from {}: request body not complete within {}",
+                    ctx.channel().remoteAddress(), limits.requestBodyTimeout());
+            bodyPending = false;
+            bodyTimedOut = true; // before the failure goes up: Reactor Netty answers it at once
+            LastHttpContent failed = new DefaultLastHttpContent();
+            failed.setDecoderResult(DecoderResult.failure(new BodyTooSlow()));
+            ctx.fireChannelRead(failed);
+            if (!answering) {
+                ctx.close();
+            }
+        }
+
+        private boolean isBareError(FullHttpResponse response) {
+            return response.status().code() >= 400 && !response.content().isReadable()
+                    && !response.headers().contains(HttpHeaderNames.CONTENT_TYPE);
+        }
+
+        private Object problem(FullHttpResponse bare) {
+            ProblemCode code = bodyTimedOut ? ProblemCode.REQUEST_TIMEOUT
+                    : decodingFailure instanceof TooLongHttpLineException ? ProblemCode.URI_TOO_LONG
+                    : decodingFailure instanceof TooLongHttpHeaderException ? ProblemCode.REQUEST_HEADER_TOO_LARGE
+                    : switch (bare.status().code()) {
+                case 400 -> ProblemCode.INVALID_REQUEST;
+                case 408 -> ProblemCode.REQUEST_TIMEOUT;
+                case 413 -> ProblemCode.PAYLOAD_TOO_LARGE;
+                case 414 -> ProblemCode.URI_TOO_LONG;
+                case 431 -> ProblemCode.REQUEST_HEADER_TOO_LARGE;
+                default -> null;
+            };
+            if (code == null) {
+                return bare;
+            }
+            String detail = switch (code) {
+                case URI_TOO_LONG -> "The request line is longer than " + limits.maxRequestLine().toBytes()
+                        + " bytes.";
+                case REQUEST_HEADER_TOO_LARGE -> "The request's header fields are larger than "
+                        + limits.maxHeaderSize().toBytes() + " bytes.";
+                case PAYLOAD_TOO_LARGE -> "The request body exceeds 64 KiB.";
+                case REQUEST_TIMEOUT -> timeoutDetail();
+                default -> "The request is not valid HTTP/1.1 (its request line, a header or its framing).";
+            };
+            if (decodingFailure != null) {
+                log.debug("HTTP decoding failure answered {}: {}", code.status(), decodingFailure.toString());
+            }
+            FullHttpResponse problem = problemResponse(bare.protocolVersion(), code, detail);
+            problem.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            bare.release();
+            return problem;
+        }
+
+        private String timeoutDetail() {
+            return "The request was not received in time (headers within " + limits.requestHeaderTimeout().toMillis()
+                    + " ms, the body within " + limits.requestBodyTimeout().toMillis() + " ms).";
+        }
+    }
+
+    private FullHttpResponse problemResponse(HttpVersion version, ProblemCode code, String detail) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", code.type());
+        body.put("title", code.title());
+        body.put("status", code.status().value());
+        body.put("detail", detail);
+        body.put("code", code.code());
+        byte[] bytes = objectMapper.writeValueAsBytes(body);
+        FullHttpResponse response = new DefaultFullHttpResponse(version,
+                HttpResponseStatus.valueOf(code.status().value()), Unpooled.wrappedBuffer(bytes));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json");
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        return response;
+    }
+}
