@@ -34,6 +34,17 @@ class HostileFindingsTest extends ApiTest {
         }
     }
 
+    /** The request as the second on a kept-alive connection, after one refused before its body was read. */
+    private RawHttp.Response sendSecond(HostileRequest request) {
+        try (RawHttp http = new RawHttp("localhost", port, Duration.ofSeconds(10))) {
+            HostileRequest first = new HostileRequest(0, HostileRequest.Category.API_KEY, "unknown key", "POST",
+                    "/v1/payments").header("Authorization", "Bearer sk_unknown").header("Content-Type",
+                    "application/json").json("{\"bookingId\": \"bk\"}");
+            assertThat(http.exchange(first.toBytes(), false, false).status()).isEqualTo(401);
+            return http.exchange(request.toBytes(), request.isHead(), true);
+        }
+    }
+
     private static JsonNode problem(RawHttp.Response response) {
         assertThat(response.header("content-type")).startsWith("application/problem+json");
         return JSON.readTree(response.body());
@@ -107,7 +118,7 @@ class HostileFindingsTest extends ApiTest {
                     path).header("Authorization", "Bearer " + DEMO_KEY).header("Idempotency-Key", unique("big"))
                     .header("Content-Type", "application/json")
                     .body(("{\"description\": \"" + "x".repeat(70_000) + "\"}").getBytes(StandardCharsets.UTF_8));
-            RawHttp.Response response = send(request);
+            RawHttp.Response response = i % 2 == 0 ? send(request) : sendSecond(request);
 
             assertThat(response.status()).as("attempt %d: %s", i, response.failure()).isEqualTo(413);
             assertThat(problem(response).get("code").asString()).isEqualTo("payload_too_large");
@@ -127,10 +138,31 @@ class HostileFindingsTest extends ApiTest {
                     .header(parts[0].substring(0, parts[0].indexOf(':')), parts[0].substring(parts[0].indexOf(':') + 2))
                     .body((parts.length > 1 ? parts[1] : "{}").getBytes(StandardCharsets.ISO_8859_1));
             request.contentLength = false;
-            RawHttp.Response response = send(request);
+            RawHttp.Response response = i % 2 == 0 ? send(request) : sendSecond(request);
 
             assertThat(response.status()).as("attempt %d: %s", i, response.failure()).isEqualTo(400);
             assertThat(problem(response).get("code").asString()).isEqualTo("invalid_request");
+        }
+    }
+
+    /** Found: a request with `Connection: close` sent as the second on a kept-alive connection sometimes got no answer. */
+    @ParameterizedTest
+    @ValueSource(strings = {"X-Fine: yes", "Bad Name: x"})
+    void aSecondRequestWithConnectionCloseIsAlwaysAnswered(String header) {
+        for (int i = 0; i < 100; i++) {
+            try (RawHttp http = new RawHttp("localhost", port, Duration.ofSeconds(5))) {
+                HostileRequest first = new HostileRequest(i, HostileRequest.Category.QUERY, "first", "GET",
+                        "/v1/payments?limit=1").header("Authorization", "Bearer " + DEMO_KEY);
+                assertThat(http.exchange(first.toBytes(), false, false).status()).isEqualTo(200);
+                HostileRequest second = new HostileRequest(i, HostileRequest.Category.HEADER_BYTES, "second", "GET",
+                        "/v1/payments?limit=1").header("Authorization", "Bearer " + DEMO_KEY)
+                        .header(header.substring(0, header.indexOf(':')), header.substring(header.indexOf(':') + 2));
+                second.closeAfter = true;
+                RawHttp.Response response = http.exchange(second.toBytes(), false, true);
+
+                assertThat(response.status()).as("attempt %d: %s", i, response.failure())
+                        .isEqualTo(header.startsWith("Bad") ? 400 : 200);
+            }
         }
     }
 }

@@ -55,6 +55,8 @@ final class RawHttp implements AutoCloseable {
     });
     private Socket socket;
     private InputStream in;
+    /** The request sent before on this connection (for failure messages), null on a new connection. */
+    private String previous;
 
     RawHttp(String host, int port, Duration timeout) {
         this.host = host;
@@ -70,7 +72,10 @@ final class RawHttp implements AutoCloseable {
         try {
             if (socket == null || socket.isClosed()) {
                 open();
+                previous = null;
             }
+            failedPrevious = previous;
+            previous = summary(request);
             OutputStream out = socket.getOutputStream();
             Future<?> writing = null;
             if (request.length > LARGE_BODY) {
@@ -102,11 +107,28 @@ final class RawHttp implements AutoCloseable {
             return response;
         } catch (SocketTimeoutException e) {
             closeSocket();
-            return Response.closed("no answer within " + timeoutMillis + " ms");
+            return Response.closed("no answer within " + timeoutMillis + " ms; before on this connection: "
+                    + previousOnFailure());
         } catch (IOException e) {
             closeSocket();
-            return Response.closed(e.getClass().getSimpleName() + ": " + e.getMessage());
+            return Response.closed(e.getClass().getSimpleName() + ": " + e.getMessage()
+                    + "; before on this connection: " + previousOnFailure());
         }
+    }
+
+    private String previousOnFailure() {
+        return failedPrevious;
+    }
+
+    private String failedPrevious;
+
+    private static String summary(byte[] request) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < Math.min(request.length, 300); i++) {
+            int b = request[i] & 0xff;
+            text.append(b == '\r' ? "\\r" : b == '\n' ? "\\n" : b < 0x20 || b >= 0x7f ? "?" : String.valueOf((char) b));
+        }
+        return text.toString();
     }
 
     private void open() throws IOException {
