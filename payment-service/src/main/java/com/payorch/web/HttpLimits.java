@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +52,9 @@ import tools.jackson.databind.ObjectMapper;
 public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebServerFactory>, Ordered {
 
     private static final Logger log = LoggerFactory.getLogger(HttpLimits.class);
+
+    /** Fired by Reactor Netty (1.3.6 and later) when a request's operations terminated. */
+    private static final String TERMINATED_EVENT = "reactor.netty.http.server.HttpServerOperationsTerminatedEvent";
 
     private final HttpLimitsProperties limits;
     private final ObjectMapper objectMapper;
@@ -103,6 +107,10 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
         private boolean bodyTimedOut;
         /** Why the HTTP decoder refused the current request, if it did. */
         private @Nullable Throwable decodingFailure;
+        /** A request went to Reactor Netty whose operations have not terminated yet. */
+        private boolean previousNotTerminated;
+        /** The next request's messages, held until the previous one's operations terminated. */
+        private final ArrayDeque<Object> held = new ArrayDeque<>();
 
         final ChannelInboundHandlerAdapter requestStart = new ChannelInboundHandlerAdapter() {
             @Override
@@ -127,9 +135,6 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
                 ReferenceCountUtil.release(msg);
                 return;
             }
-            if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
-                decodingFailure = decoded.decoderResult().cause();
-            }
             if (msg instanceof HttpRequest) {
                 headersPending = false;
                 answering = true;
@@ -142,6 +147,39 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
                 bodyPending = false;
                 stopClock();
             }
+            if (!held.isEmpty() || (msg instanceof HttpRequest && previousNotTerminated)) {
+                // Reactor Netty 1.3.8 buffers a keep-alive request that arrives before the previous request's
+                // operations terminated, and then sometimes never reads or answers it (reactor-netty #4361, #4347).
+                // Held here instead, it reaches Reactor Netty only once the previous one is over.
+                held.add(msg);
+                return;
+            }
+            forward(context, msg);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext context, Object event) throws Exception {
+            super.userEventTriggered(context, event);
+            if (event.getClass().getName().equals(TERMINATED_EVENT)) {
+                releaseHeld(context);
+            }
+        }
+
+        /** The previous request is over: the held messages go on, up to the next request's end. */
+        private void releaseHeld(ChannelHandlerContext context) {
+            previousNotTerminated = false;
+            while (!held.isEmpty() && !(previousNotTerminated && held.peek() instanceof HttpRequest)) {
+                forward(context, held.poll());
+            }
+        }
+
+        private void forward(ChannelHandlerContext context, Object msg) {
+            if (msg instanceof HttpRequest request) {
+                previousNotTerminated = true;
+                decodingFailure = request.decoderResult().isFailure() ? request.decoderResult().cause() : null;
+            } else if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
+                decodingFailure = decoded.decoderResult().cause();
+            }
             context.fireChannelRead(msg);
         }
 
@@ -153,6 +191,15 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
             }
             if (out instanceof LastHttpContent) {
                 answering = false;
+                if (!held.isEmpty()) {
+                    // should the termination event never come, the held request still gets its turn
+                    context.executor().schedule(() -> {
+                        if (!held.isEmpty() && previousNotTerminated && context.channel().isActive()) {
+                            log.debug("No termination event 1 s after an answer: releasing a held request");
+                            releaseHeld(context);
+                        }
+                    }, 1, TimeUnit.SECONDS);
+                }
             }
             context.write(out, promise);
         }
@@ -160,6 +207,8 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
         @Override
         public void channelInactive(ChannelHandlerContext context) throws Exception {
             stopClock();
+            held.forEach(ReferenceCountUtil::release);
+            held.clear();
             super.channelInactive(context);
         }
 
@@ -207,6 +256,10 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
             bodyTimedOut = true; // before the failure goes up: Reactor Netty answers it at once
             LastHttpContent failed = new DefaultLastHttpContent();
             failed.setDecoderResult(DecoderResult.failure(new BodyTooSlow()));
+            if (!held.isEmpty()) {
+                held.add(failed);
+                return;
+            }
             ctx.fireChannelRead(failed);
             if (!answering) {
                 ctx.close();
