@@ -131,7 +131,7 @@ class HostileInputTest extends ApiTest {
         // Nothing a refused request did may remain, now or a little later (background work it might have queued).
         Awaitility.await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> assertThat(rowCounts()).isEqualTo(before));
+                .untilAsserted(() -> assertThat(rowCounts()).as(this::rowsOfHostileRequests).isEqualTo(before));
     }
 
     /** The payments, webhooks and keys the generator aims at, each in its final state. */
@@ -195,6 +195,15 @@ class HostileInputTest extends ApiTest {
         return last.get();
     }
 
+    /** For a failure message: what the generator's requests left (their idempotency keys name them). */
+    private String rowsOfHostileRequests() {
+        return "rows left by hostile requests (idempotency key, path, stored status): " + db.sql(
+                        "select idempotency_key || ' ' || request_path || ' ' || coalesce(response_status::text, '-')"
+                                + " || ' ' || coalesce(convert_from(response_body, 'UTF8'), '') from idempotency_keys"
+                                + " where idempotency_key like 'hostile-%' order by 1")
+                .map(row -> row.get(0, String.class)).all().collectList().block(Duration.ofSeconds(30));
+    }
+
     /** Every table of the schema and its number of rows. */
     private Map<String, Long> rowCounts() {
         List<String> tables = db.sql("select table_name from information_schema.tables"
@@ -252,6 +261,11 @@ class HostileInputTest extends ApiTest {
             }
             if (status >= 400) {
                 String type = response.header("content-type");
+                if (request.isConsole()) {
+                    // The console is HTML for a browser, outside the API's problem rule: its CSRF refusal is
+                    // Spring Security's 403 "Access Denied" (docs/reliability.md, known gaps)
+                    return null;
+                }
                 if (type == null || !type.startsWith("application/problem+json")) {
                     return "error without application/problem+json";
                 }

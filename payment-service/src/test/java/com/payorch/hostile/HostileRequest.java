@@ -62,6 +62,10 @@ final class HostileRequest {
         return this;
     }
 
+    boolean isConsole() {
+        return new String(target, StandardCharsets.ISO_8859_1).startsWith("/console");
+    }
+
     boolean isHead() {
         return method.equals("HEAD");
     }

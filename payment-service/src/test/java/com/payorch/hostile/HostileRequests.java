@@ -266,7 +266,7 @@ final class HostileRequests {
 
     private HostileRequest oversizeBody(long index, Random r) {
         HostileRequest request = authorisedPost(index, Category.BODY_OVERSIZE, "oversize body", r);
-        int size = 64 * 1024 + 1 + r.nextInt(r.nextInt(8) == 0 ? 2 * 1024 * 1024 : 16 * 1024);
+        int size = 64 * 1024 + 1 + r.nextInt(r.nextInt(8) == 0 ? 512 * 1024 : 16 * 1024);
         String filler = "x".repeat(size);
         request.json(createBody(Map.of("description", "\"" + filler + "\"")));
         request.closeAfter = true;

@@ -240,4 +240,51 @@ class HttpLimitsTest extends ApiTest {
             return -2;
         }
     }
+
+    /** A COMPLETED payment of merchant demo (its refund, with no amount, would refund all of it). */
+    private String completedPayment() {
+        String id = createPayment(unique("bk_refundable"), "pm_card_ok");
+        sendWebhook(unique("msg"), webhookBody("payment.succeeded", id, 12000, "JPY")).expectStatus().isOk();
+        assertThat(statusOf(id)).isEqualTo("COMPLETED");
+        return id;
+    }
+
+    private String refundHead(String paymentId, String key, String framing) {
+        return "POST /v1/payments/" + paymentId + "/refunds HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                + DEMO_KEY + "\r\nIdempotency-Key: " + key + "\r\nContent-Type: application/json\r\n" + framing
+                + "\r\n\r\n";
+    }
+
+    /**
+     * Found by HostileInputTest: a refund whose chunked body was broken ("zz" as a chunk size) answered 400, yet the
+     * service had read an empty body (Reactor Netty ends the body without an error) and refunded the whole payment.
+     */
+    @Test
+    void aRefundWithABrokenChunkedBodyIs400AndRefundsNothing() throws Exception {
+        String payment = completedPayment();
+        try (Socket socket = connect()) {
+            send(socket, refundHead(payment, unique("broken"), "Transfer-Encoding: chunked") + "zz\r\nabc\r\n0\r\n\r\n");
+            Answer answer = read(socket, true);
+
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.problem().get("code").asString()).isEqualTo("invalid_request");
+        }
+        Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(count("select count(*) from refunds where payment_id = $1", payment)).isZero());
+    }
+
+    /** The same for a body that does not come in time: 408, and nothing is refunded. */
+    @Test
+    void aRefundWhoseBodyDoesNotComeInTimeIs408AndRefundsNothing() throws Exception {
+        String payment = completedPayment();
+        try (Socket socket = connect()) {
+            send(socket, refundHead(payment, unique("late"), "Content-Length: 40"));
+            Answer answer = read(socket, true);
+
+            assertThat(answer.status()).isEqualTo(408);
+            assertThat(answer.problem().get("code").asString()).isEqualTo("request_timeout");
+        }
+        Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(count("select count(*) from refunds where payment_id = $1", payment)).isZero());
+    }
 }
