@@ -8,16 +8,16 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -85,13 +85,6 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
                 }));
     }
 
-    /** A request body that did not arrive within payments.http.request-body-timeout. */
-    static final class BodyTooSlow extends RuntimeException {
-        BodyTooSlow() {
-            super("request body timeout", null, false, false);
-        }
-    }
-
     /** One connection's clocks and the rewriting of bare error answers; every method runs on its event loop. */
     private final class Guard extends ChannelDuplexHandler {
 
@@ -103,8 +96,10 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
         private boolean bodyPending;
         /** An answer was started and not finished. */
         private boolean answering;
-        /** The body clock ran out: further input is dropped, the bare answer becomes a 408. */
+        /** The request was aborted here (a broken or late body, late headers): further input is dropped. */
         private boolean bodyTimedOut;
+        /** An answer's first part went out and its last not yet. */
+        private boolean answerStarted;
         /** Why the HTTP decoder refused the current request, if it did. */
         private @Nullable Throwable decodingFailure;
         /** A request went to Reactor Netty whose operations have not terminated yet. */
@@ -133,6 +128,16 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
         public void channelRead(ChannelHandlerContext context, Object msg) {
             if (bodyTimedOut) {
                 ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (!(msg instanceof HttpRequest) && msg instanceof DecoderResultProvider decoded
+                    && decoded.decoderResult().isFailure()) {
+                // A broken body (a bad chunk size, say). Passed on, Reactor Netty would answer 400 but end the body
+                // normally, and the application would act on what it read so far (an empty refund body refunds
+                // everything): the request is answered and the connection closed here, so the body fails.
+                ReferenceCountUtil.release(msg);
+                abort(ProblemCode.INVALID_REQUEST,
+                        "The request body is not valid HTTP/1.1 framing (a chunk size or length is wrong).");
                 return;
             }
             if (msg instanceof HttpRequest) {
@@ -185,12 +190,22 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
 
         @Override
         public void write(ChannelHandlerContext context, Object msg, ChannelPromise promise) {
+            if (bodyTimedOut && msg instanceof HttpObject) {
+                // the request was aborted and answered here: the application's late answer goes nowhere
+                ReferenceCountUtil.release(msg);
+                promise.setSuccess();
+                return;
+            }
+            if (msg instanceof HttpResponse) {
+                answerStarted = true;
+            }
             Object out = msg;
             if (msg instanceof FullHttpResponse response && isBareError(response)) {
                 out = problem(response);
             }
             if (out instanceof LastHttpContent) {
                 answering = false;
+                answerStarted = false;
                 if (!held.isEmpty()) {
                     // should the termination event never come, the held request still gets its turn
                     context.executor().schedule(() -> {
@@ -241,10 +256,7 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
             ctx.writeAndFlush(timeout).addListener(ChannelFutureListener.CLOSE);
         }
 
-        /**
-         * Body incomplete: the application is reading it. It is ended with a decoding failure, as Netty does with a
-         * broken body; Reactor Netty then answers (a bare 400, rewritten here to the 408) and closes.
-         */
+        /** Body incomplete: the request is answered 408 and the connection closed, so the body fails. */
         private void bodyTooSlow() {
             clock = null;
             if (ctx == null || !bodyPending || !ctx.channel().isActive()) {
@@ -253,17 +265,30 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
             log.debug("Closing a connection from {}: request body not complete within {}",
                     ctx.channel().remoteAddress(), limits.requestBodyTimeout());
             bodyPending = false;
-            bodyTimedOut = true; // before the failure goes up: Reactor Netty answers it at once
-            LastHttpContent failed = new DefaultLastHttpContent();
-            failed.setDecoderResult(DecoderResult.failure(new BodyTooSlow()));
-            if (!held.isEmpty()) {
-                held.add(failed);
+            abort(ProblemCode.REQUEST_TIMEOUT, timeoutDetail());
+        }
+
+        /**
+         * Ends the current request before its body is complete: its problem is sent (unless an answer was already
+         * started) and the connection closed. The application sees its request body fail (the connection closed),
+         * never a body that ends early; whatever still comes in is dropped.
+         */
+        private void abort(ProblemCode code, String detail) {
+            if (ctx == null) {
                 return;
             }
-            ctx.fireChannelRead(failed);
-            if (!answering) {
-                ctx.close();
+            bodyTimedOut = true;
+            stopClock();
+            held.forEach(ReferenceCountUtil::release);
+            held.clear();
+            if (answerStarted || !answering) {
+                ctx.close(); // an answer is under way or was given already: only the close is left to do
+                return;
             }
+            answerStarted = true;
+            FullHttpResponse problem = problemResponse(HttpVersion.HTTP_1_1, code, detail);
+            problem.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(problem).addListener(ChannelFutureListener.CLOSE);
         }
 
         private boolean isBareError(FullHttpResponse response) {
@@ -272,8 +297,7 @@ public class HttpLimits implements WebServerFactoryCustomizer<NettyReactiveWebSe
         }
 
         private Object problem(FullHttpResponse bare) {
-            ProblemCode code = bodyTimedOut ? ProblemCode.REQUEST_TIMEOUT
-                    : decodingFailure instanceof TooLongHttpLineException ? ProblemCode.URI_TOO_LONG
+            ProblemCode code = decodingFailure instanceof TooLongHttpLineException ? ProblemCode.URI_TOO_LONG
                     : decodingFailure instanceof TooLongHttpHeaderException ? ProblemCode.REQUEST_HEADER_TOO_LARGE
                     : switch (bare.status().code()) {
                 case 400 -> ProblemCode.INVALID_REQUEST;
