@@ -108,12 +108,17 @@ class HostileInputTest extends ApiTest {
         List<Future<?>> running = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {
             running.add(clients.submit(() -> {
-                try (RawHttp http = new RawHttp("localhost", port, Duration.ofSeconds(5))) {
+                try (RawHttp http = new RawHttp("localhost", port, Duration.ofSeconds(15))) {
                     for (long i = next.getAndIncrement(); i < REQUESTS; i = next.getAndIncrement()) {
                         HostileRequest request = generator.generate(i);
                         RawHttp.Response response = http.exchange(request.toBytes(), request.isHead(),
                                 request.closeAfter);
                         results.record(request, response);
+                        if ((i + 1) % 10_000 == 0) {
+                            System.out.printf("hostile: %d requests sent, %d s, %d defects so far%n", i + 1,
+                                    Duration.ofNanos(System.nanoTime() - started).toSeconds(),
+                                    results.failureCount.sum());
+                        }
                     }
                 }
                 return null;
