@@ -165,4 +165,18 @@ class HostileFindingsTest extends ApiTest {
             }
         }
     }
+
+    /** Found (long run): a health path with a non-ASCII segment made Spring Boot's health endpoint throw: 500. */
+    @ParameterizedTest
+    @ValueSource(strings = {"GET /actuator/health/%C3%A9/", "HEAD /actuator/health/deliveries/refunds/\u00e9/",
+            "GET /actuator/health/%F0%9F%98%80"})
+    void anUnknownHealthPathWithOddCharactersIsNotFoundNot500(String line) {
+        String method = line.substring(0, line.indexOf(' '));
+        HostileRequest request = new HostileRequest(0, HostileRequest.Category.PATH_METHOD, line, method,
+                line.substring(line.indexOf(' ') + 1));
+        RawHttp.Response response = send(request);
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.header("content-type")).startsWith("application/problem+json");
+    }
 }
