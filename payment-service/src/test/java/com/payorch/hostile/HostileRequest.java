@@ -63,7 +63,9 @@ final class HostileRequest {
     }
 
     boolean isConsole() {
-        return new String(target, StandardCharsets.ISO_8859_1).startsWith("/console");
+        // as the server reads the target: absolute-form loses its scheme and authority, a missing slash is added
+        String path = new String(target, StandardCharsets.ISO_8859_1).replaceFirst("^[A-Za-z]+://[^/]*", "");
+        return (path.startsWith("/") ? path : "/" + path).startsWith("/console");
     }
 
     boolean isHead() {

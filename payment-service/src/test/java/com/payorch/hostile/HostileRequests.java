@@ -169,10 +169,17 @@ final class HostileRequests {
         return request.json(body);
     }
 
+    /** Replaces a few structural characters (never one inside a string: that could make another valid request). */
     private static String flip(String text, Random r) {
         char[] chars = text.toCharArray();
+        List<Integer> structural = new java.util.ArrayList<>();
+        for (int i = 0; i < chars.length; i++) {
+            if ("{}[]\":,".indexOf(chars[i]) >= 0) {
+                structural.add(i);
+            }
+        }
         for (int i = 0; i < 1 + r.nextInt(4); i++) {
-            chars[r.nextInt(chars.length)] = "{}[]\":,\\ 0a".charAt(r.nextInt(11));
+            chars[structural.get(r.nextInt(structural.size()))] = "{}[]\":,\\ 0a".charAt(r.nextInt(11));
         }
         return new String(chars);
     }
