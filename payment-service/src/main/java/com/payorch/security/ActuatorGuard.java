@@ -27,6 +27,10 @@ final class ActuatorGuard implements WebFilter {
     private static final ServerWebExchangeMatcher GUARDED = new AndServerWebExchangeMatcher(
             ServerWebExchangeMatchers.pathMatchers("/actuator", "/actuator/**"), new NegatedServerWebExchangeMatcher(OPEN));
 
+    /** A health path the actuator may be asked: group and component names of plain characters. */
+    private static final java.util.regex.Pattern HEALTH_PATH =
+            java.util.regex.Pattern.compile("/actuator/health(/[A-Za-z0-9_.-]+)*/?");
+
     private final ApiKeys.Digest operatorKey;
     private final boolean separateManagementPort;
     private final ProblemWriter problems;
@@ -41,6 +45,12 @@ final class ActuatorGuard implements WebFilter {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         if (separateManagementPort) {
             return chain.filter(exchange);
+        }
+        String path = exchange.getRequest().getPath().pathWithinApplication().value();
+        if (path.startsWith("/actuator/health/") && !HEALTH_PATH.matcher(path).matches()) {
+            // Spring Boot's health endpoint throws (a 500) on some paths it does not know, e.g. a non-ASCII segment;
+            // a health group or component name is a plain name.
+            return problems.write(exchange, ApiProblem.notFound("No resource at " + path + "."));
         }
         return GUARDED.matches(exchange).flatMap(match -> {
             if (!match.isMatch()) {

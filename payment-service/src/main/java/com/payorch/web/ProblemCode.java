@@ -6,6 +6,9 @@ import org.springframework.http.HttpStatus;
 public enum ProblemCode {
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "Invalid request"),
     PAYLOAD_TOO_LARGE(HttpStatus.PAYLOAD_TOO_LARGE, "Payload too large"),
+    URI_TOO_LONG(HttpStatus.URI_TOO_LONG, "Request line too long"),
+    REQUEST_HEADER_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Request header fields too large"),
+    REQUEST_TIMEOUT(HttpStatus.REQUEST_TIMEOUT, "Request timeout"),
     UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Unauthenticated"),
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),

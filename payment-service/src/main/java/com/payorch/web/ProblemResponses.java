@@ -90,6 +90,13 @@ public class ProblemResponses implements WebExceptionHandler {
                     exchange.getRequest().getPath(), DatabaseErrors.summary(error));
             return serviceUnavailable();
         }
+        if (error instanceof reactor.netty.channel.AbortedException) {
+            // The client's connection is gone (or web/HttpLimits closed it on a broken or late body): no one to
+            // answer, nothing unexpected.
+            log.debug("Connection closed while serving {} {}", exchange.getRequest().getMethod(),
+                    exchange.getRequest().getPath());
+            return ApiProblem.invalidRequest("The connection was closed before the request was complete.");
+        }
         log.error("Unexpected error serving {} {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(),
                 error);
         return new ApiProblem(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred; it has been logged.");

@@ -35,6 +35,10 @@ public class StrictJson {
             return node;
         } catch (JacksonException e) {
             throw ApiProblem.invalidRequest("The request body is not valid JSON" + where(e) + ".");
+        } catch (NumberFormatException | ArithmeticException e) {
+            // Jackson's BigDecimal parser refuses exponents beyond an int (1E+2147483648) with a plain
+            // NumberFormatException, not a JacksonException
+            throw ApiProblem.invalidRequest("The request body holds a number out of any usable range.");
         }
     }
 

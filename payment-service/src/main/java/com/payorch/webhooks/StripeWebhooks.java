@@ -134,7 +134,7 @@ public class StripeWebhooks {
             String currency = text(intent, "currency");
             JsonNode amount = intent.get("amount");
             if (reference == null || status == null || currency == null || amount == null
-                    || !amount.isIntegralNumber()) {
+                    || !amount.isIntegralNumber() || !amount.canConvertToLong()) {
                 throw new WebhookInvalid("Member 'data.object' must be a PaymentIntent with id, status, amount and"
                         + " currency.");
             }
@@ -163,7 +163,8 @@ public class StripeWebhooks {
         String currency = text(refund, "currency");
         JsonNode amount = refund.get("amount");
         String reference = text(refund, "id");
-        if (reference == null || currency == null || amount == null || !amount.isIntegralNumber()) {
+        if (reference == null || currency == null || amount == null || !amount.isIntegralNumber()
+                || !amount.canConvertToLong()) {
             throw new WebhookInvalid("A Refund needs id, amount and currency.");
         }
         StripeGateway.Mapped mapped = StripeGateway.mapRefund(type.equals("refund.failed") ? "failed" : status,

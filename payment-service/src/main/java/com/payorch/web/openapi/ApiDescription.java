@@ -428,13 +428,19 @@ public class ApiDescription implements OpenApiCustomizer {
                 .addSecurityItem(new SecurityRequirement().addList(BEARER));
     }
 
-    /** The responses every operation may give: 401 (with an API key), 500, 503. */
+    /**
+     * The responses every operation may give: 401 (with an API key), the HTTP server's limits (408, 414, 431:
+     * web/HttpLimits), 500, 503.
+     */
     private static ApiResponses responses(boolean authenticated) {
         ApiResponses responses = new ApiResponses();
         if (authenticated) {
             responses.addApiResponse("401", problem(ProblemCode.UNAUTHENTICATED));
         }
         return responses
+                .addApiResponse("408", problem(ProblemCode.REQUEST_TIMEOUT))
+                .addApiResponse("414", problem(ProblemCode.URI_TOO_LONG))
+                .addApiResponse("431", problem(ProblemCode.REQUEST_HEADER_TOO_LARGE))
                 .addApiResponse("500", problem(ProblemCode.INTERNAL_ERROR))
                 .addApiResponse("503", problem(ProblemCode.SERVICE_UNAVAILABLE));
     }
