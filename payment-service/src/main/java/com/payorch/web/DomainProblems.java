@@ -16,6 +16,7 @@ import com.payorch.support.UnstorableText;
 import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.support.UnknownCursor;
 import com.payorch.webhooks.WebhookInvalid;
+import com.payorch.webhooks.WebhookNotYetMatchable;
 import com.payorch.webhooks.WebhookSignatureRejected;
 import com.payorch.webhooks.WebhookSignatureInvalid;
 import java.util.Map;
@@ -86,6 +87,10 @@ final class DomainProblems {
         }
         if (refusal instanceof WebhookEndpointUnknown) {
             return new ApiProblem(ProblemCode.NOT_FOUND, detail);
+        }
+        if (refusal instanceof WebhookNotYetMatchable) {
+            return new ApiProblem(ProblemCode.SERVICE_UNAVAILABLE, detail,
+                    Map.of("Retry-After", ProblemResponses.RETRY_AFTER_SECONDS));
         }
         if (refusal instanceof WebhookInvalid) {
             return new ApiProblem(ProblemCode.WEBHOOK_INVALID, detail);

@@ -2,7 +2,6 @@ package com.payorch.webhooks;
 
 import org.jspecify.annotations.Nullable;
 import com.payorch.gateway.ChargeRequest;
-import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.payments.GatewayOutcomes;
@@ -20,10 +19,13 @@ import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
 import com.payorch.support.Timestamps;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -133,8 +135,9 @@ public class WebhookApplier {
 
     /**
      * By the reference recorded on an attempt; failing that (the submit's answer was lost, so the reference was
-     * never recorded), by asking the connector which of the named payment's unreferenced attempts has that charge.
-     * A payment that does not exist is 404; a charge no attempt has leaves the number unknown (ignored).
+     * never recorded), among the named payment's attempts at the connector that have no reference yet
+     * ({@link #attemptWithoutReference}). A payment that does not exist is 404; a charge no attempt can have leaves
+     * the number unknown (ignored).
      */
     private Mono<ResolvedAttempt> resolveAttempt(String connector, @Nullable String merchantId,
                                                  ConnectorNotification notification) {
@@ -152,21 +155,49 @@ public class WebhookApplier {
                     return payments.findAnyMerchant(notification.paymentId())
                             .filter(payment -> merchantId == null || payment.merchantId().equals(merchantId))
                             .switchIfEmpty(Mono.error(() -> new PaymentNotFound(notification.paymentId())))
-                            .flatMap(payment -> askConnector(connector, payment, notification.reference())
+                            .flatMap(payment -> attemptWithoutReference(connector, payment, notification.reference())
                                     .map(number -> new ResolvedAttempt(payment.id(), Optional.of(number)))
                                     .defaultIfEmpty(new ResolvedAttempt(payment.id(), Optional.empty())));
                 }));
     }
 
-    private Mono<Integer> askConnector(String connector, Payment payment, String reference) {
-        return payments.attemptsWithoutReference(payment.id(), connector)
-                .concatMap(number -> gateway.find(new ChargeRequest(payment.id(), number, payment.amount(),
-                                payment.currency(), payment.paymentMethod(), payment.merchantId(), connector))
-                        .filter(outcome -> outcome.reference().equals(reference))
-                        .flatMap(outcome -> payments.recordReference(payment.id(), number, reference)
-                                .thenReturn(number))
-                        .onErrorResume(GatewayException.class, e -> Mono.empty()))
-                .next();
+    /**
+     * Which of the payment's attempts at the connector without a recorded reference holds the named charge, its
+     * reference then recorded:
+     * <ul>
+     *   <li>the one the connector's look-up places it at;</li>
+     *   <li>failing that (Adyen has no look-up, Stripe's search lags), the only attempt left: an attempt is at most
+     *       one charge per connector (its idempotency key), and the notification is signed and names this
+     *       payment, so the charge is that attempt's;</li>
+     *   <li>several left: not decidable now ({@link WebhookNotYetMatchable}, 503, nothing recorded): the connector
+     *       redelivers, and recovery's resubmission records the references meanwhile;</li>
+     *   <li>none left: empty (ignored, recorded).</li>
+     * </ul>
+     * A look-up that fails propagates (502, nothing recorded, redelivered): set aside as "no attempt has this
+     * charge", a notification the connector sends once would be lost, and its payment left PROCESSING for good.
+     */
+    private Mono<Integer> attemptWithoutReference(String connector, Payment payment, String reference) {
+        return payments.attemptsWithoutReference(payment.id(), connector).collectList()
+                .flatMap(candidates -> Flux.fromIterable(candidates)
+                        .concatMap(number -> gateway.find(new ChargeRequest(payment.id(), number, payment.amount(),
+                                        payment.currency(), payment.paymentMethod(), payment.merchantId(), connector))
+                                .map(outcome -> Map.entry(number, outcome.reference())))
+                        .collectList()
+                        .flatMap(placed -> {
+                            Optional<Integer> lookedUp = placed.stream()
+                                    .filter(found -> found.getValue().equals(reference))
+                                    .map(Map.Entry::getKey).findFirst();
+                            List<Integer> left = candidates.stream().filter(number -> placed.stream()
+                                    .noneMatch(found -> found.getKey().equals(number))).toList();
+                            Optional<Integer> number = lookedUp.isPresent() ? lookedUp
+                                    : left.size() == 1 ? Optional.of(left.get(0)) : Optional.empty();
+                            if (number.isPresent()) {
+                                return payments.recordReference(payment.id(), number.get(), reference)
+                                        .thenReturn(number.get());
+                            }
+                            return left.isEmpty() ? Mono.<Integer>empty()
+                                    : Mono.error(new WebhookNotYetMatchable(connector, reference, left));
+                        }));
     }
 
     private Mono<WebhookOutcome> applyOnce(String connector, ConnectorNotification notification,

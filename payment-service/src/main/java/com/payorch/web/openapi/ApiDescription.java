@@ -357,7 +357,8 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("400", problem(ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
                                 .addApiResponse("401", problem(ProblemCode.WEBHOOK_SIGNATURE_INVALID))
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE)))));
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         paths.addPathItem("/v1/webhooks/stripe/{merchantId}", new PathItem()
                 .post(op("receiveStripeWebhook", "A Stripe event for one merchant's Stripe account",
                         "Authenticated by the `Stripe-Signature` header with the merchant's Stripe webhook secret (300 s"
@@ -377,13 +378,16 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("400", problem(ProblemCode.WEBHOOK_SIGNATURE_REJECTED,
                                         ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE)))));
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         paths.addPathItem("/v1/webhooks/adyen/{merchantId}", new PathItem()
                 .post(op("receiveAdyenNotifications", "A batch of Adyen notifications for one merchant's account",
                         "Not authenticated by an API key: each NotificationRequestItem is verified with the merchant's"
                                 + " HMAC key (an item that does not verify is not applied; the batch is still"
                                 + " answered). Deduplicated by pspReference + eventCode + success. The body is Adyen's"
-                                + " notification request (see docs/connectors.md).")
+                                + " notification request (see docs/connectors.md). A charge whose attempt cannot be told"
+                                + " yet is answered 503 (502 when the connector could not be asked), nothing recorded,"
+                                + " so that it is delivered again.")
                         .security(List.of())
                         .addParametersItem(path("merchantId", "the merchant whose Adyen account sends the batch"))
                         .requestBody(new RequestBody().required(true).content(new Content().addMediaType(JSON,
@@ -395,7 +399,8 @@ public class ApiDescription implements OpenApiCustomizer {
                                         new MediaType().schema(new StringSchema()._enum(List.of("[accepted]"))))))
                                 .addApiResponse("400", problem(ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE)))));
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         return paths;
     }
 
