@@ -20,6 +20,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param refundPendingAfter A refund still PENDING this long after its last change is asked of its connector (and
  *                        sent again, same idempotency key, when the connector does not know it); an orphaned
  *                        charge's refund is first sent this way.
+ * @param reconcileBackoffMax A PROCESSING payment the reconciler could not settle is looked at again after half the
+ *                        time its attempt has waited, never sooner than processing-after and never later than this:
+ *                        payments a connector cannot settle (an Adyen `Received` whose notification never comes) do
+ *                        not take every look from those a look-up can settle.
  */
 @ConfigurationProperties("payments.recovery")
 public record RecoveryProperties(@DefaultValue("PT30S") Duration pendingAfter,
@@ -28,9 +32,14 @@ public record RecoveryProperties(@DefaultValue("PT30S") Duration pendingAfter,
                                  @DefaultValue("PT5S") Duration interval,
                                  @DefaultValue("20") int batchSize,
                                  @DefaultValue("PT1H") Duration claimRetention,
-                                 @DefaultValue("PT5S") Duration refundPendingAfter) {
+                                 @DefaultValue("PT5S") Duration refundPendingAfter,
+                                 @DefaultValue("PT1H") Duration reconcileBackoffMax) {
 
     public RecoveryProperties {
         Settings.positive("payments.recovery.batch-size", batchSize);
+        if (reconcileBackoffMax.compareTo(processingAfter) < 0) {
+            throw new IllegalArgumentException("payments.recovery.reconcile-backoff-max (" + reconcileBackoffMax
+                    + ") must not be shorter than payments.recovery.processing-after (" + processingAfter + ")");
+        }
     }
 }

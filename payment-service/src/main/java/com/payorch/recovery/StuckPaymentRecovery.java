@@ -16,6 +16,7 @@ import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -129,12 +130,33 @@ public class StuckPaymentRecovery {
                                 properties.giveUpAfter(), GATEWAY_UNREACHABLE))));
     }
 
-    /** Payments stuck in `status`, each leased by this instance for one quiet period. */
-    private Flux<StuckPayments.Stuck> claimed(PaymentStatus status, String kind, java.time.Duration quietFor) {
+    /** Payments stuck in `status`, each leased by this instance for {@link #lease}. */
+    private Flux<StuckPayments.Stuck> claimed(PaymentStatus status, String kind, Duration quietFor) {
         return stuckPayments.find(status, quietFor, properties.giveUpAfter(), kind, properties.batchSize())
-                .concatMap(stuck -> claims.claim(kind, stuck.payment().id(), quietFor)
+                .concatMap(stuck -> claims.claim(kind, stuck.payment().id(), lease(status, quietFor, stuck))
                         .filter(Boolean::booleanValue)
                         .map(claimed -> stuck));
+    }
+
+    /**
+     * How long a look leaves the payment alone. PENDING: one quiet period (give-up-after must be reached on time).
+     * PROCESSING: half the time its attempt has waited, at least one quiet period, at most
+     * {@code reconcile-backoff-max}. A payment the connector cannot settle (an Adyen `Received` whose notification
+     * never comes: resubmitting only brings back `Received`) is then looked at less and less often, instead of
+     * taking every look from the newer payments a look-up can settle (oldest first, a batch at a time, it did:
+     * docs/reliability.md, "Noticed, left alone").
+     */
+    static Duration lease(PaymentStatus status, Duration quietFor, StuckPayments.Stuck stuck, Duration backoffMax) {
+        if (status != PaymentStatus.PROCESSING) {
+            return quietFor;
+        }
+        Duration half = stuck.waited().dividedBy(2);
+        Duration backedOff = half.compareTo(backoffMax) > 0 ? backoffMax : half;
+        return backedOff.compareTo(quietFor) > 0 ? backedOff : quietFor;
+    }
+
+    private Duration lease(PaymentStatus status, Duration quietFor, StuckPayments.Stuck stuck) {
+        return lease(status, quietFor, stuck, properties.reconcileBackoffMax());
     }
 
     /** Applies the outcome against the payment as re-read in the transaction (ignored if its attempt is superseded). */

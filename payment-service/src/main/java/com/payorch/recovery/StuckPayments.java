@@ -15,8 +15,11 @@ import reactor.core.publisher.Flux;
 @Component
 class StuckPayments {
 
-    /** A stuck payment, and whether its current attempt began longer ago than the give-up horizon. */
-    record Stuck(Payment payment, boolean overdue) {
+    /**
+     * A stuck payment, whether its current attempt began longer ago than the give-up horizon, and how long ago it
+     * began.
+     */
+    record Stuck(Payment payment, boolean overdue, Duration waited) {
     }
 
     private final DatabaseClient db;
@@ -30,7 +33,8 @@ class StuckPayments {
      * recovery job of `claimKind` holds a lease on (so a payment that stays stuck does not crowd out the others).
      */
     Flux<Stuck> find(PaymentStatus status, Duration quietFor, Duration giveUpAfter, String claimKind, int limit) {
-        return db.sql("select " + prefixed() + ", a.started_at < now() - make_interval(secs => :giveUp) as overdue"
+        return db.sql("select " + prefixed() + ", a.started_at < now() - make_interval(secs => :giveUp) as overdue,"
+                        + " greatest(0, extract(epoch from now() - a.started_at) * 1000)::bigint as waited_millis"
                         + " from payments p join payment_attempts a on a.payment_id = p.id and a.number = p.attempt"
                         + " where p.status = :status and p.changed_at < now() - make_interval(secs => :seconds)"
                         + " and not exists (select 1 from work_claims c where c.kind = :kind and c.item_id = p.id"
@@ -41,7 +45,8 @@ class StuckPayments {
                 .bind("seconds", seconds(quietFor))
                 .bind("giveUp", seconds(giveUpAfter))
                 .bind("limit", limit)
-                .map(row -> new Stuck(PaymentStore.payment(row), Boolean.TRUE.equals(row.get("overdue", Boolean.class))))
+                .map(row -> new Stuck(PaymentStore.payment(row), Boolean.TRUE.equals(row.get("overdue", Boolean.class)),
+                        Duration.ofMillis(row.get("waited_millis", Long.class))))
                 .all();
     }
 

@@ -93,4 +93,27 @@ class StuckPaymentRecoveryTest extends ApiTest {
         gatewaySettles(paymentId, "succeeded", null);
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> "COMPLETED".equals(statusOf(paymentId)));
     }
+
+    @Test
+    void aPaymentTheGatewayCannotSettleIsLookedAtLessOftenTheLongerItHasWaited() {
+        // Stuck for two hours at a gateway that keeps saying "processing" (an Adyen `Received` whose notification
+        // never comes is the real case): each look leaves it alone for half that, not for one processing-after.
+        String old = createPayment(unique("bk"), "pm_card_ok");
+        queries.update("update payment_attempts set started_at = now() - interval '2 hours' where payment_id = $1",
+                old);
+        queries.update("update payments set changed_at = now() - interval '2 hours' where id = $1", old);
+        String recent = createPayment(unique("bk"), "pm_card_ok");
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> leaseSecondsLeft(old) > 0
+                && leaseSecondsLeft(recent) > 0);
+        assertThat(leaseSecondsLeft(old)).isBetween(3_000.0, 3_600.0);
+        assertThat(leaseSecondsLeft(recent)).isLessThanOrEqualTo(2.0);
+        assertThat(statusOf(old)).isEqualTo("PROCESSING");
+    }
+
+    private double leaseSecondsLeft(String paymentId) {
+        return db.sql("select coalesce(max(extract(epoch from claimed_until - now())), -1)::float8 from work_claims"
+                        + " where kind = 'reconcile' and item_id = $1").bind(0, paymentId)
+                .map(row -> row.get(0, Double.class)).one().block(Duration.ofSeconds(10));
+    }
 }
