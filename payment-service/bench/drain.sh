@@ -120,15 +120,6 @@ stop_sampler() {
   SAMPLER_PID=""
 }
 
-wait_drained() {
-  local deadline=$(( SECONDS + $1 ))
-  while (( SECONDS < deadline )); do
-    read -r _ _ c1 c2 <<<"$(db_counts)"
-    (( c1 + c2 == 0 )) && return 0
-    sleep 1
-  done
-  return 1
-}
 
 # burst <instances>: the burst into the first instance, sampled until drained; one line in DRAINS.
 burst() {

@@ -164,6 +164,17 @@ db_counts() { # payments, webhook receipts, outbox backlog (events not dispatche
               (select count(*) from sandbox_charges where status = 'processing')" | tr '|' ' '
 }
 
+# wait_drained <max s>: until the outbox backlog and the charges are 0 (a sampler may keep recording meanwhile).
+wait_drained() {
+  local deadline=$(( SECONDS + $1 ))
+  while (( SECONDS < deadline )); do
+    read -r _ _ c1 c2 <<<"$(db_counts)"
+    (( c1 + c2 == 0 )) && return 0
+    sleep 1
+  done
+  return 1
+}
+
 # Waits (at most BENCH_QUIESCE_MAX, default 45 s) until the background work a run left behind (outbox relay,
 # sandbox settlement) is done, then until the service's own CPU has gone idle (wait_service_idle), so neither
 # runs into the next measurement. An empty backlog is not enough: the JIT and the jobs' last batches can still keep

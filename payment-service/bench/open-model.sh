@@ -240,16 +240,6 @@ backlog_summary() {
       printf "%d %d %.1f %d", mx, last, slope, cm }' "$1"
 }
 
-# wait_drained <max s>: until the outbox backlog and the charges are 0 (the sampler keeps recording).
-wait_drained() {
-  local deadline=$(( SECONDS + $1 ))
-  while (( SECONDS < deadline )); do
-    read -r _ _ c1 c2 <<<"$(db_counts)"
-    (( c1 + c2 == 0 )) && return 0
-    sleep 1
-  done
-  return 1
-}
 
 # lag <from> <to> (database timestamps): "n p50 p99 max" in ms of dispatched_at - created_at for the events created
 # in that span (undispatched ones are counted as not delivered: n counts only delivered events).
