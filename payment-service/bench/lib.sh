@@ -151,6 +151,31 @@ heap_after_gc_mib() { # forces a full GC (jcmd GC.run), then reads what survived
     | awk '/^jvm_gc_live_data_size_bytes /{printf "%.1f", $NF / 1048576; found = 1} END {if (!found) printf "?"}'
 }
 
+# gc_counts: "collections stopped_ms" of the service JVM so far, from jstat -gc: YGC + FGC + CGC collections and
+# YGCT + FGCT + CGCT seconds (CGC/CGCT: G1's remark and cleanup pauses, ZGC's pauses).
+gc_counts() {
+  jstat -gc "$SVC_PID" 2>/dev/null | awk 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i}
+    function v(k) { return (k in c && $(c[k]) != "-") ? $(c[k]) : 0 }
+    NR == 2 { printf "%d %.1f", v("YGC") + v("FGC") + v("CGC"), (v("YGCT") + v("FGCT") + v("CGCT")) * 1000 }'
+}
+
+# start_gc_sampler / stop_gc_sampler: jstat -gc every second meanwhile; stop prints the most stop-the-world time in
+# one second, ms (about the longest pause when there is at most one collection a second).
+start_gc_sampler() {
+  GC_SAMPLES="$(mktemp)"
+  jstat -gc "$SVC_PID" 1000 >"$GC_SAMPLES" 2>/dev/null &
+  GC_SAMPLER_PID=$!
+}
+stop_gc_sampler() {
+  kill "$GC_SAMPLER_PID" 2>/dev/null || true
+  wait "$GC_SAMPLER_PID" 2>/dev/null || true
+  awk '$1 == "S0C" {for (i = 1; i <= NF; i++) c[$i] = i; next}
+    function v(k) { return (k in c && $(c[k]) != "-") ? $(c[k]) : 0 }
+    { t = (v("YGCT") + v("FGCT") + v("CGCT")) * 1000; if (n++ && t - p > m) m = t - p; p = t }
+    END { printf "%.0f", m }' "$GC_SAMPLES"
+  rm -f "$GC_SAMPLES"
+}
+
 children_cpu() { # user+sys CPU seconds of this shell's finished children, from the `times` builtin in file $1
   awk 'NR == 2 {
     n = split($0, f, " "); s = 0
@@ -237,6 +262,9 @@ snapshot() { # sets S_JVM S_PG S_BUSY S_TOTAL S_T
 
 # measure_wrk <scenario> <clients> <seconds> <lua script> [record: 1|0]; extra environment for the script is set
 # by the caller. Prints nothing; appends to RESULTS when recording. Sets W_RPS, W_REQUESTS, W_ERRORS.
+# The lua scripts build idempotency keys and bookings from BENCH_RUN: its default is the whole scenario name and the
+# client count, so two scenarios on one service never share keys (open-model.sh's peak-create and peak-mixed once
+# did with the first two letters, "pe32": the mix's creates were replays of the creates' keys).
 measure_wrk() {
   local scenario="$1" clients="$2" secs="$3" script="$4" record="${5:-1}"
   local threads="${W_THREADS:-2}"
@@ -247,7 +275,7 @@ measure_wrk() {
   before_counts="$(db_counts)"
   snapshot; local j0=$S_JVM p0=$S_PG b0=$S_BUSY t0=$S_TOTAL w0=$S_T
   times >"$WORK/times0"
-  BENCH_THREADS="$threads" BENCH_RUN="${W_RUN:-${scenario:0:2}$clients}" \
+  BENCH_THREADS="$threads" BENCH_RUN="${W_RUN:-$scenario$clients}" \
     wrk -t"$threads" -c"$clients" -d"${secs}s" --timeout "${BENCH_TIMEOUT:-5s}" --latency \
     -s "$BENCH_LUA_DIR/$script" "$BASE_URL" >"$raw" 2>&1 || true
   times >"$WORK/times1"
@@ -312,7 +340,8 @@ prepare_pgbench_db() {
 # measure_pgbench <clients> <seconds> [script in bench/pgbench, default create.sql] [scenario name, default
 # pgbench]: appends a line to RESULTS. Sets W_RPS.
 # measure_pgbench <clients> <seconds> [script] [name] [rate]: with a rate, pgbench runs an open model (-R: transactions
-# scheduled at that rate) and each latency counts from the scheduled start (its schedule lag added), as OpenLoad does.
+# scheduled at that rate) and each latency counts from the scheduled start (its schedule lag added), as OpenLoad does;
+# the latencies then leave out the first BENCH_PGBENCH_SKIP seconds (tps still counts the whole run).
 measure_pgbench() {
   local clients="$1" secs="$2" script="${3:-create.sql}" name="${4:-pgbench}" rate="${5:-}" jobs=2
   local paced=()
@@ -338,7 +367,14 @@ measure_pgbench() {
   fi
   W_RPS="$tps"
   local lat
-  lat="$(cat "$logdir"/tx.* | awk -v paced="${rate:+1}" '{print paced ? $3 + $7 : $3}' | sort -n | awk '{v[NR] = $1} END {
+  # Paced, the first BENCH_PGBENCH_SKIP seconds (default 5) are left out, as OpenLoad leaves out its first 5 s: each
+  # client prepares its statements in its first transactions, which took 100-150 ms on 2026-12-02 and alone made the
+  # p99 of a 30 s run at 80 tx/s (23 ms with them, 19 ms without).
+  local skip=0
+  [[ -n "$rate" ]] && skip="${BENCH_PGBENCH_SKIP:-5}"
+  lat="$(cat "$logdir"/tx.* | awk '{printf "%.6f %d %d\n", $5 + $6 / 1e6, $3, $7}' | sort -n \
+    | awk -v paced="${rate:+1}" -v skip="$skip" 'NR == 1 {t0 = $1} $1 >= t0 + skip {print paced ? $2 + $3 : $2}' \
+    | sort -n | awk '{v[NR] = $1} END {
     if (NR == 0) { print "0 0 0"; exit }
     i50 = int(NR * 0.50); if (i50 < 1) i50 = 1; i99 = int(NR * 0.99); if (i99 < 1) i99 = 1
     printf "%.1f %.1f %.1f", v[i50] / 1000, v[i99] / 1000, v[NR] / 1000 }')"

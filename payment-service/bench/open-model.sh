@@ -78,7 +78,7 @@ OPEN="$OUT/open.tsv"             # one line per open-model run
 PROBES="$OUT/probes.tsv"         # one line per sustainable-peak probe (same columns)
 mkdir -p "$RAW"
 : >"$RESULTS"
-printf 'scenario\tfraction\ttarget_rps\tachieved_rps\tp50\tp90\tp99\tp999\tmax\tservice_p99\terrors\terror_detail\tbacklog_max\tbacklog_end\tbacklog_slope\tcharges_max\tdrain_s\tlag_n\tlag_p50\tlag_p99\tlag_max\tsvc_cpu_pct\tload1\tother_java\tidle_cpu_before\tmax_send_behind\n' >"$OPEN"
+printf 'scenario\tfraction\ttarget_rps\tachieved_rps\tp50\tp90\tp99\tp999\tmax\tservice_p99\terrors\terror_detail\tbacklog_max\tbacklog_end\tbacklog_slope\tcharges_max\tdrain_s\tlag_n\tlag_p50\tlag_p99\tlag_max\tsvc_cpu_pct\tload1\tother_java\tidle_cpu_before\tmax_send_behind\tgc_count\tgc_ms\tgc_max_ms\n' >"$OPEN"
 head -1 "$OPEN" >"$PROBES"
 WORK="$(mktemp -d /tmp/payorch-open.XXXXXX)"
 SAMPLER_PID=""
@@ -266,8 +266,14 @@ open_run() {
     extra=(replay="$BENCH_REPLAY_FILE" webhooks="$BENCH_WEBHOOKS_FILE")
   fi
   quiesce
+  # A run starts from an empty old generation: a probe that overloaded the service leaves it full of requests that
+  # were in flight, and G1's young pauses then take 100-500 ms (seen on 2026-12-02) in the next, unrelated run.
+  jcmd "$SVC_PID" GC.run >/dev/null 2>&1 || true
   local idle="$IDLE_CPU_PCT"
   ctx="$(machine_context)"
+  local gc0
+  gc0="$(gc_counts)"
+  start_gc_sampler
   csv="$OUT/backlog-$tag.csv"
   log "open model: $scenario at $f of peak = $rate req/s for ${OPEN_SECS} s (+${OPEN_WARMUP} s unrecorded); load1/other java: $ctx"
   local j0 j1 w0 w1
@@ -279,6 +285,9 @@ open_run() {
     >"$RAW/open-$tag.txt" 2>&1 || true
   t1="$(db_now)"
   j1="$(proc_ticks "$SVC_PID")"; w1="$(now_ms)"
+  local gc1 gcmax
+  gc1="$(gc_counts)"
+  gcmax="$(stop_gc_sampler)"
   local run_end
   run_end="$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", (b - a) / 1000}')"
   local drain="-"
@@ -303,11 +312,14 @@ open_run() {
   local cpu
   read -r ln l50 l99 lmax <<<"$(lag "$t0" "$t1")"
   cpu="$(awk -v d=$(( j1 - j0 )) -v hz="$CLK_TCK" -v a="$w0" -v b="$w1" 'BEGIN{printf "%.0f", 100 * d / hz / ((b - a) / 1000)}')"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$scenario" "$f" "$rate" "${r[achieved_rps]:-0}" "${r[p50_ms]:-0}" "${r[p90_ms]:-0}" "${r[p99_ms]:-0}" \
     "${r[p999_ms]:-0}" "${r[max_ms]:-0}" "${r[service_p99_ms]:-0}" "${r[errors]:--1}" "$detail" \
     "$bmax" "$bend" "$bslope" "$cmax" "$drain" "$ln" "$l50" "$l99" "$lmax" "$cpu" ${ctx} "$idle" \
-    "${r[max_send_behind_ms]:-0}" >>"$file"
+    "${r[max_send_behind_ms]:-0}" \
+    "$(awk -v a="$gc0" -v b="$gc1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%d", y[1] - x[1]}')" \
+    "$(awk -v a="$gc0" -v b="$gc1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%.0f", y[2] - x[2]}')" \
+    "$gcmax" >>"$file"
   log "$(printf '%-7s %4s of peak %7s req/s: p50 %s p90 %s p99 %s max %s ms, errors %s; backlog max %s end %s trend %s/s; lag p50 %s p99 %s ms (%s events)' \
     "$scenario" "$f" "${r[achieved_rps]:-0}" "${r[p50_ms]:-?}" "${r[p90_ms]:-?}" "${r[p99_ms]:-?}" "${r[max_ms]:-?}" \
     "${r[errors]:-?}" "$bmax" "$bend" "$bslope" "$l50" "$l99" "$ln")"
@@ -376,7 +388,7 @@ for s in "${PGB_SCRIPTS[@]}"; do
 done
 # The floor: PostgreSQL alone, paced at the creates' open-model rates.
 for f in "${FRACTIONS[@]}"; do
-  measure_pgbench 8 "$PGB_SECS" create.sql "floor-create-$(awk -v f="$f" 'BEGIN{printf "%d", f * 100}')" \
+  measure_pgbench 8 "$(( PGB_SECS + ${BENCH_PGBENCH_SKIP:-5} ))" create.sql "floor-create-$(awk -v f="$f" 'BEGIN{printf "%d", f * 100}')" \
     "$(awk -v p="$REF_CREATE" -v f="$f" 'BEGIN{printf "%.1f", p * f}')"
 done
 
@@ -440,10 +452,11 @@ sum_or_never() { [[ "$2" == never ]] && echo never || awk -v a="$1" -v b="$2" 'B
 openval() { awk -F'\t' -v s="$1" -v f="$2" -v k="$3" 'NR > 1 && $1 == s && $2 == f {print $k; exit}' "$OPEN"; }
 
 open_table() {
-  echo "| scenario | % of peak | target req/s | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | p99 from actual send ms | errors | service CPU % of a core | load1 | other java | service CPU before % | generator behind schedule, max ms |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  awk -F'\t' 'NR > 1 {printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-    $1, $2 * 100, $3, $4, $5, $6, $7, $8, $9, $10, ($11 == 0 ? "0" : $11 " (" $12 ")"), $22, $23, $24, $25, $26}' "$OPEN"
+  echo "| scenario | % of peak | target req/s | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | p99 from actual send ms | errors | service CPU % of a core | load1 | other java | service CPU before % | generator behind schedule, max ms | collections | stopped ms | most stopped in one second, ms |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  awk -F'\t' 'NR > 1 {printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+    $1, $2 * 100, $3, $4, $5, $6, $7, $8, $9, $10, ($11 == 0 ? "0" : $11 " (" $12 ")"), $22, $23, $24, $25, $26,
+    ($27 == "" ? "-" : $27), ($28 == "" ? "-" : $28), ($29 == "" ? "-" : $29)}' "$OPEN"
 }
 floorval() { awk -F'\t' -v n="floor-create-$1" '$1 == n {print $7; exit}' "$RESULTS"; }
 targets_table() {
@@ -534,7 +547,7 @@ if [[ "${BENCH_NO_DOC:-0}" != 1 ]]; then
     echo
     echo "### Open model (constant arrival rate)"
     echo
-    echo "\`OpenLoad.java\` sends request i at start + i / rate, whether or not earlier answers have come back, and measures each latency from that intended send time (a stall of the service shows in every request that was due meanwhile). Errors: non-2xx answers, timeouts (5 s), I/O errors, and requests not sent because 2,000 were already outstanding. \"p99 from actual send\" is measured from the moment the request was handed to the HTTP client instead (close to what a closed-loop tool reports); \"generator behind schedule\" is how late the generator itself sent a request (large values: the generator was starved of CPU, and the figures include that). Service CPU is the service JVM's utime+stime during the run, in % of one core; \"service CPU before\" is what it used in the second before the run started (the harness waits for it to go idle). Per-second send/answer counts: \`timeline-*.csv\` in the results directory."
+    echo "\`OpenLoad.java\` sends request i at start + i / rate, whether or not earlier answers have come back, and measures each latency from that intended send time (a stall of the service shows in every request that was due meanwhile). Errors: non-2xx answers, timeouts (5 s), I/O errors, and requests not sent because 2,000 were already outstanding. \"p99 from actual send\" is measured from the moment the request was handed to the HTTP client instead (close to what a closed-loop tool reports); \"generator behind schedule\" is how late the generator itself sent a request (large values: the generator was starved of CPU, and the figures include that). Service CPU is the service JVM's utime+stime during the run, in % of one core; \"service CPU before\" is what it used in the second before the run started (the harness waits for it to go idle). Per-second send/answer counts: \`timeline-*.csv\` in the results directory. Collections and stopped ms are the service JVM's stop-the-world collections during the run (\`jstat -gc\`; sampled every second for the most stopped in one second, about the longest pause; each run starts after a full collection, \`jcmd GC.run\`, so an earlier overloaded run's garbage does not slow its young collections)."
     echo
     open_table
     echo
@@ -556,7 +569,7 @@ if [[ "${BENCH_NO_DOC:-0}" != 1 ]]; then
     echo
     pgbench_table
     echo
-    echo "The floor: \`create.sql\` alone at the creates' open-model rates (\`pgbench -R\`, 8 clients, latency from each transaction's scheduled start, ${PGB_SECS} s each). The service's create at the same rate adds its HTTP, JSON, state machine and sandbox work to these figures."
+    echo "The floor: \`create.sql\` alone at the creates' open-model rates (\`pgbench -R\`, 8 clients, latency from each transaction's scheduled start, ${PGB_SECS} s each after the first ${BENCH_PGBENCH_SKIP:-5} s, left out as the open-model runs leave out theirs: pgbench clients prepare their statements then). The service's create at the same rate adds its HTTP, JSON, state machine and sandbox work to these figures."
     echo
     echo "| % of peak | rate (tx/s) | achieved tx/s | p50 ms | p99 ms | max ms | failed |"
     echo "|---:|---:|---:|---:|---:|---:|---:|"
