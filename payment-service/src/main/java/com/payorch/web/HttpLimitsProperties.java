@@ -22,12 +22,17 @@ import org.springframework.util.unit.DataSize;
  * @param requestBodyTimeout   How long a client may take from the end of the headers to the end of the body; slower:
  *                             408 {@code request_timeout} (when no answer was started yet) and the connection is
  *                             closed.
+ * @param maxInFlight          The most API and webhook requests (paths under {@code /v1/}) one instance works on at
+ *                             once; one more is answered 503 {@code service_unavailable} with {@code Retry-After: 1}
+ *                             before anything of it is read or done, so an overloaded instance answers quickly at its
+ *                             peak rate instead of queueing every request until clients time out. {@code 0}: no limit.
  */
 @ConfigurationProperties("payments.http")
 public record HttpLimitsProperties(@DefaultValue("4KB") DataSize maxRequestLine,
                                    @DefaultValue("8KB") DataSize maxHeaderSize,
                                    @DefaultValue("PT10S") Duration requestHeaderTimeout,
-                                   @DefaultValue("PT30S") Duration requestBodyTimeout) {
+                                   @DefaultValue("PT30S") Duration requestBodyTimeout,
+                                   @DefaultValue("256") int maxInFlight) {
 
     public HttpLimitsProperties {
         if (maxRequestLine.toBytes() < 256 || maxRequestLine.toBytes() > Integer.MAX_VALUE) {
@@ -40,6 +45,9 @@ public record HttpLimitsProperties(@DefaultValue("4KB") DataSize maxRequestLine,
                 || requestBodyTimeout.isNegative() || requestBodyTimeout.isZero()) {
             throw new IllegalArgumentException("payments.http.request-header-timeout and request-body-timeout"
                     + " must be positive");
+        }
+        if (maxInFlight < 0) {
+            throw new IllegalArgumentException("payments.http.max-in-flight must be 0 (no limit) or positive");
         }
     }
 }

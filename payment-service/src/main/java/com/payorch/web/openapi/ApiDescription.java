@@ -435,7 +435,7 @@ public class ApiDescription implements OpenApiCustomizer {
 
     /**
      * The responses every operation may give: 401 (with an API key), the HTTP server's limits (408, 414, 431:
-     * web/HttpLimits), 500, 503.
+     * web/HttpLimits), 500, 503 (database unavailable, or over payments.http.max-in-flight: web/InFlightLimit).
      */
     private static ApiResponses responses(boolean authenticated) {
         ApiResponses responses = new ApiResponses();
