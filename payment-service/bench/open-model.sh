@@ -271,8 +271,8 @@ open_run() {
   jcmd "$SVC_PID" GC.run >/dev/null 2>&1 || true
   local idle="$IDLE_CPU_PCT"
   ctx="$(machine_context)"
-  local gc0
-  gc0="$(gc_counts)"
+  local gcn0 gct0
+  read -r gcn0 gct0 <<<"$(gc_counts)"
   start_gc_sampler
   csv="$OUT/backlog-$tag.csv"
   log "open model: $scenario at $f of peak = $rate req/s for ${OPEN_SECS} s (+${OPEN_WARMUP} s unrecorded); load1/other java: $ctx"
@@ -285,8 +285,8 @@ open_run() {
     >"$RAW/open-$tag.txt" 2>&1 || true
   t1="$(db_now)"
   j1="$(proc_ticks "$SVC_PID")"; w1="$(now_ms)"
-  local gc1 gcmax
-  gc1="$(gc_counts)"
+  local gcn1 gct1 gcmax
+  read -r gcn1 gct1 <<<"$(gc_counts)"
   gcmax="$(stop_gc_sampler)"
   local run_end
   run_end="$(awk -v a="$w0" -v b="$w1" 'BEGIN{printf "%.1f", (b - a) / 1000}')"
@@ -317,8 +317,7 @@ open_run() {
     "${r[p999_ms]:-0}" "${r[max_ms]:-0}" "${r[service_p99_ms]:-0}" "${r[errors]:--1}" "$detail" \
     "$bmax" "$bend" "$bslope" "$cmax" "$drain" "$ln" "$l50" "$l99" "$lmax" "$cpu" ${ctx} "$idle" \
     "${r[max_send_behind_ms]:-0}" \
-    "$(awk -v a="$gc0" -v b="$gc1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%d", y[1] - x[1]}')" \
-    "$(awk -v a="$gc0" -v b="$gc1" 'BEGIN{split(a, x, " "); split(b, y, " "); printf "%.0f", y[2] - x[2]}')" \
+    "$(( ${gcn1:-0} - ${gcn0:-0} ))" "$(awk -v a="${gct0:-0}" -v b="${gct1:-0}" 'BEGIN{printf "%.0f", b - a}')" \
     "$gcmax" >>"$file"
   log "$(printf '%-7s %4s of peak %7s req/s: p50 %s p90 %s p99 %s max %s ms, errors %s; backlog max %s end %s trend %s/s; lag p50 %s p99 %s ms (%s events)' \
     "$scenario" "$f" "${r[achieved_rps]:-0}" "${r[p50_ms]:-?}" "${r[p90_ms]:-?}" "${r[p99_ms]:-?}" "${r[max_ms]:-?}" \
