@@ -1,13 +1,18 @@
 package com.payorch.connectors;
 
 import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.ConnectorRoutes;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
+import com.payorch.gateway.TimeLimitedGateway;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import reactor.core.publisher.Mono;
 
@@ -22,18 +27,29 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
     public static final String NAME = "router";
 
     private final Map<String, PaymentGateway> connectors;
-    private final ConnectorProperties properties;
+    private final RoutingProperties properties;
 
-    /** @param connectors each connector by its name, each already bounded by the gateway time-out */
-    public ConnectorRouter(Map<String, PaymentGateway> connectors, ConnectorProperties properties) {
-        this.connectors = Map.copyOf(connectors);
+    /**
+     * Checks each connector's settings and every merchant's route, and bounds each connector's gateway in time.
+     *
+     * @param timeout the longest any call to a connector may take (`payments.gateway.timeout`)
+     */
+    public ConnectorRouter(List<Connector> plugged, Duration timeout, RoutingProperties properties) {
+        Map<String, PaymentGateway> byName = new LinkedHashMap<>();
+        for (Connector connector : plugged) {
+            connector.checkSettings();
+            if (byName.put(connector.name(), new TimeLimitedGateway(connector.gateway(), timeout)) != null) {
+                throw new IllegalStateException("two connectors are named '" + connector.name() + "'");
+            }
+        }
+        this.connectors = Map.copyOf(byName);
         this.properties = properties;
         properties.getMerchants().forEach((merchantId, merchant) -> {
             // a currency no routing-by-currency names: the merchant's default route
             merchant.route("XXX").forEach(name -> requireKnown(merchantId, "routing", name));
             merchant.getRoutingByCurrency().forEach((currency, route) -> route.forEach(name ->
                     requireKnown(merchantId, "routing-by-currency." + currency, name.trim().toLowerCase(
-                            java.util.Locale.ROOT))));
+                            Locale.ROOT))));
         });
     }
 
@@ -52,9 +68,9 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
 
     @Override
     public List<String> route(String merchantId, String currency) {
-        ConnectorProperties.Merchant merchant = properties.merchant(merchantId);
-        List<String> route = merchant != null ? merchant.route(currency) : List.of(ConnectorProperties.SANDBOX);
-        return route.isEmpty() ? List.of(ConnectorProperties.SANDBOX) : route;
+        RoutingProperties.Merchant merchant = properties.merchant(merchantId);
+        List<String> route = merchant != null ? merchant.route(currency) : List.of(RoutingProperties.SANDBOX);
+        return route.isEmpty() ? List.of(RoutingProperties.SANDBOX) : route;
     }
 
     @Override
@@ -90,7 +106,7 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
         String name = request.connector();
         if (name == null) {
             name = request.merchantId() != null ? first(request.merchantId(), request.currency())
-                    : ConnectorProperties.SANDBOX;
+                    : RoutingProperties.SANDBOX;
         }
         PaymentGateway connector = connectors.get(name);
         if (connector == null) {

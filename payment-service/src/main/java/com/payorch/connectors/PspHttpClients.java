@@ -8,12 +8,12 @@ import java.time.Duration;
  * (java.net.http's own behaviour) no silent re-send of a request, so a refused connection can be trusted to mean
  * "not sent".
  */
-final class PspHttpClients {
+public final class PspHttpClients {
 
     private PspHttpClients() {
     }
 
-    static HttpClient newClient(Duration connectTimeout) {
+    public static HttpClient newClient(Duration connectTimeout) {
         return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(connectTimeout)

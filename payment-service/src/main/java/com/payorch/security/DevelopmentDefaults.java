@@ -1,6 +1,6 @@
 package com.payorch.security;
 
-import com.payorch.gateway.sandbox.SandboxGatewayProperties;
+import com.payorch.connectors.sandbox.SandboxGatewayProperties;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;

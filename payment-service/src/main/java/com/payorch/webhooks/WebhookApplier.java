@@ -2,6 +2,7 @@ package com.payorch.webhooks;
 
 import org.jspecify.annotations.Nullable;
 import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.payments.GatewayOutcomes;

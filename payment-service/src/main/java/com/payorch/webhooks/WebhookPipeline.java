@@ -1,5 +1,7 @@
 package com.payorch.webhooks;
 
+import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.ConnectorWebhooks;
 import com.payorch.payments.PaymentMetrics;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
@@ -24,14 +26,18 @@ public class WebhookPipeline {
     }
 
     /**
-     * @throws WebhookSignatureInvalid before anything is parsed or recorded
+     * @throws WebhookSignatureInvalid  before anything is parsed or recorded (or WebhookSignatureRejected, as the
+     *                                  connector's convention asks)
      * @throws WebhookInvalid          when the verified body is malformed
      */
     public Mono<List<WebhookOutcome>> receive(ConnectorWebhooks connector, HttpHeaders headers, byte[] rawBody) {
         return Mono.defer(() -> {
             if (!connector.verify(headers, rawBody)) {
                 metrics.webhook("invalid_signature");
-                return Mono.error(connector.signatureFailure());
+                return Mono.error(switch (connector.signatureFailure()) {
+                    case UNAUTHORIZED -> new WebhookSignatureInvalid();
+                    case BAD_REQUEST -> new WebhookSignatureRejected();
+                });
             }
             List<ConnectorNotification> notifications;
             try {

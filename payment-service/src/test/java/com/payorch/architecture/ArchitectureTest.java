@@ -43,7 +43,7 @@ class ArchitectureTest {
     @Test
     void theDomainDoesNotDependOnTheWebLayer() {
         noClasses().that().resideInAnyPackage("com.payorch.payments", "com.payorch.idempotency",
-                        "com.payorch.gateway", "com.payorch.gateway.sandbox", "com.payorch.webhooks",
+                        "com.payorch.gateway", "com.payorch.connectors.sandbox", "com.payorch.webhooks",
                         "com.payorch.bookings", "com.payorch.events", "com.payorch.recovery", "com.payorch.outbox",
                         "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support",
                         "com.payorch.connectors", "com.payorch.merchantwebhooks")
@@ -54,7 +54,7 @@ class ArchitectureTest {
     @Test
     void theGatewayPortKnowsNoConnectorAndNoPayment() {
         noClasses().that().resideInAPackage("com.payorch.gateway")
-                .should().dependOnClassesThat().resideInAnyPackage("com.payorch.gateway.sandbox..",
+                .should().dependOnClassesThat().resideInAnyPackage("com.payorch.connectors.sandbox..",
                         "com.payorch.payments..", "com.payorch.webhooks..", "com.payorch.web..")
                 .check(classes);
     }
@@ -63,7 +63,7 @@ class ArchitectureTest {
     void paymentsNameNoConnectorAndUseNoPspSdk() {
         noClasses().that().resideInAnyPackage("com.payorch.payments..", "com.payorch.recovery..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.connectors..",
-                        "com.payorch.gateway.sandbox..", "com.stripe..", "com.adyen..")
+                        "com.payorch.connectors.sandbox..", "com.stripe..", "com.adyen..")
                 .check(classes);
     }
 

@@ -2,7 +2,7 @@ package com.payorch.attempts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.testsupport.SandboxFaults;
 import com.payorch.recovery.StuckPaymentRecovery;
 import com.payorch.testsupport.ApiTest;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
-import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.testsupport.SandboxFaults;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.OutcomeResult;
 import com.payorch.payments.PaymentStore;

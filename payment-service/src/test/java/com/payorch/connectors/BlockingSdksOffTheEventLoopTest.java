@@ -1,5 +1,11 @@
 package com.payorch.connectors;
 
+import com.payorch.connectors.adyen.AdyenAccounts;
+import com.payorch.connectors.adyen.AdyenGateway;
+import com.payorch.connectors.adyen.AdyenSettings;
+import com.payorch.connectors.stripe.StripeAccounts;
+import com.payorch.connectors.stripe.StripeGateway;
+import com.payorch.connectors.stripe.StripeSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.fakes.FakeAdyen;
@@ -44,7 +50,8 @@ class BlockingSdksOffTheEventLoopTest {
 
     @Test
     void stripesBlockingCallRunsOnTheConnectorSchedulerAndLeavesTheSubscribingThreadFree() throws Exception {
-        StripeGateway gateway = new StripeGateway(properties(), connectorIo);
+        StripeGateway gateway = new StripeGateway(bind("payments.connectors.stripe", StripeSettings.class),
+                bind("payments", StripeAccounts.class), connectorIo);
         stripe.failNext("pm_card_visa_loop", FakeStripe.Failure.TIMEOUT_AFTER_CHARGE); // answered 2 s late
         ChargeRequest request = new ChargeRequest("pay_loop", 1, 4200, "EUR", "pm_card_visa_loop", "m", "stripe");
 
@@ -64,7 +71,8 @@ class BlockingSdksOffTheEventLoopTest {
 
     @Test
     void adyensBlockingCallRunsOnTheConnectorScheduler() throws Exception {
-        AdyenGateway gateway = new AdyenGateway(properties(), connectorIo);
+        AdyenGateway gateway = new AdyenGateway(bind("payments.connectors.adyen", AdyenSettings.class),
+                bind("payments", AdyenAccounts.class), connectorIo);
         ChargeRequest request = new ChargeRequest("pay_loop2", 1, 4200, "EUR", "pm_stored_loop", "m", "adyen");
 
         String answeredOn = Mono.defer(() -> gateway.submit(request))
@@ -75,7 +83,7 @@ class BlockingSdksOffTheEventLoopTest {
         assertThat(adyen.paymentsFor("pay_loop2")).hasSize(1);
     }
 
-    private ConnectorProperties properties() {
+    private <T> T bind(String prefix, Class<T> type) {
         Map<String, String> settings = Map.of(
                 "payments.merchants.m.connectors.stripe.secret-key", STRIPE_KEY,
                 "payments.merchants.m.connectors.adyen.api-key", ADYEN_KEY,
@@ -84,6 +92,6 @@ class BlockingSdksOffTheEventLoopTest {
                 "payments.connectors.stripe.read-timeout", "PT10S",
                 "payments.connectors.adyen.checkout-url", adyen.checkoutUrl());
         return new Binder(new MapConfigurationPropertySource(settings))
-                .bind("payments", Bindable.of(ConnectorProperties.class)).get();
+                .bind(prefix, Bindable.of(type)).get();
     }
 }

@@ -1,5 +1,10 @@
 package com.payorch.connectors;
 
+import com.payorch.connectors.adyen.AdyenGateway;
+import com.payorch.connectors.adyen.AdyenStatuses;
+import com.payorch.connectors.stripe.StripeGateway;
+import com.payorch.connectors.stripe.StripeStatuses;
+import com.payorch.gateway.MappedStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.gateway.ChargeRequest;
@@ -40,8 +45,8 @@ class ConnectorAnswerTableTest {
             "requires_action,         -,                   -,                  FAILED,     authentication_required",
             "canceled,                -,                   -,                  FAILED,     canceled"})
     void stripeStatuses(String status, String code, String declineCode, GatewayStatus expected, String reason) {
-        assertThat(StripeGateway.map(status, code, declineCode))
-                .isEqualTo(new StripeGateway.Mapped(expected, reason));
+        assertThat(StripeStatuses.charge(status, code, declineCode))
+                .isEqualTo(new MappedStatus(expected, reason));
     }
 
     @ParameterizedTest(name = "Stripe HTTP {0} {1} -> {2}")
@@ -79,7 +84,7 @@ class ConnectorAnswerTableTest {
             "Received,         -,                  PROCESSING, -",
             "Pending,          -,                  PROCESSING, -"})
     void adyenResultCodes(String resultCode, String refusalReason, GatewayStatus expected, String reason) {
-        assertThat(AdyenGateway.map(resultCode, refusalReason)).isEqualTo(new AdyenGateway.Mapped(expected, reason));
+        assertThat(AdyenStatuses.charge(resultCode, refusalReason)).isEqualTo(new MappedStatus(expected, reason));
     }
 
     @ParameterizedTest(name = "Adyen HTTP {0} errorCode {1} -> {2}")

@@ -1,5 +1,8 @@
 package com.payorch.connectors;
 
+import com.payorch.connectors.adyen.AdyenAccounts;
+import com.payorch.connectors.stripe.StripeAccounts;
+import com.payorch.connectors.stripe.StripeSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -24,15 +27,18 @@ class ConnectorPropertiesBindingTest {
                 "PAYMENTS_MERCHANTS_DEMO_ROUTING", "stripe,sandbox",
                 "PAYMENTS_CONNECTORS_STRIPE_APIBASE", "http://127.0.0.1:12111")));
 
-        ConnectorProperties properties = new Binder(ConfigurationPropertySources.get(environment))
-                .bind("payments", Bindable.of(ConnectorProperties.class)).get();
+        Binder binder = new Binder(ConfigurationPropertySources.get(environment));
+        RoutingProperties routing = binder.bind("payments", Bindable.of(RoutingProperties.class)).get();
+        StripeAccounts stripe = binder.bind("payments", Bindable.of(StripeAccounts.class)).get();
+        AdyenAccounts adyen = binder.bind("payments", Bindable.of(AdyenAccounts.class)).get();
+        StripeSettings stripeSettings = binder.bind("payments.connectors.stripe", Bindable.of(StripeSettings.class))
+                .get();
 
-        ConnectorProperties.Merchant demo = properties.merchant("demo");
-        assertThat(demo.getConnectors().getStripe().getSecretKey()).isEqualTo("sk_test_x");
-        assertThat(demo.getConnectors().getStripe().getWebhookSecret()).isEqualTo("whsec_x");
-        assertThat(demo.getConnectors().getAdyen().getHmacKey()).isEqualTo("AABB");
-        assertThat(demo.route("JPY")).containsExactly("stripe", "sandbox");
-        assertThat(properties.getConnectors().getStripe().getApiBase()).hasToString("http://127.0.0.1:12111");
-        assertThat(demo.getConnectors().getStripe().toString()).doesNotContain("sk_test_x");
+        assertThat(stripe.account("demo").getSecretKey()).isEqualTo("sk_test_x");
+        assertThat(stripe.account("demo").getWebhookSecret()).isEqualTo("whsec_x");
+        assertThat(adyen.account("demo").getHmacKey()).isEqualTo("AABB");
+        assertThat(routing.merchant("demo").route("JPY")).containsExactly("stripe", "sandbox");
+        assertThat(stripeSettings.getApiBase()).hasToString("http://127.0.0.1:12111");
+        assertThat(stripe.account("demo").toString()).doesNotContain("sk_test_x");
     }
 }

@@ -1,5 +1,12 @@
 package com.payorch.connectors;
 
+import com.payorch.gateway.Connector;
+import com.payorch.gateway.ConnectorCapability;
+import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.WebhookAcknowledgement;
+import com.payorch.gateway.WebhookEndpointDescription;
+import java.time.Duration;
+import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,9 +43,9 @@ class ConnectorRouterTest {
         };
     }
 
-    private static ConnectorProperties properties(String routing, String eurRouting) {
-        ConnectorProperties properties = new ConnectorProperties();
-        ConnectorProperties.Merchant merchant = new ConnectorProperties.Merchant();
+    private static RoutingProperties properties(String routing, String eurRouting) {
+        RoutingProperties properties = new RoutingProperties();
+        RoutingProperties.Merchant merchant = new RoutingProperties.Merchant();
         merchant.setRouting(List.of(routing.split(",")));
         if (eurRouting != null) {
             merchant.setRoutingByCurrency(Map.of("EUR", List.of(eurRouting.split(","))));
@@ -47,12 +54,51 @@ class ConnectorRouterTest {
         return properties;
     }
 
-    private static final Map<String, PaymentGateway> CONNECTORS = Map.of("sandbox", named("sandbox"),
-            "stripe", named("stripe"), "adyen", named("adyen"));
+    private static Connector plugged(String name) {
+        PaymentGateway gateway = named(name);
+        return new Connector() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public PaymentGateway gateway() {
+                return gateway;
+            }
+
+            @Override
+            public ConnectorWebhooks webhooksFor(String merchantId) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public WebhookEndpointDescription webhookEndpoint() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public WebhookAcknowledgement acknowledgement() {
+                return WebhookAcknowledgement.STATUS_JSON;
+            }
+
+            @Override
+            public Set<ConnectorCapability> capabilities() {
+                return Set.of();
+            }
+        };
+    }
+
+    private static final List<Connector> CONNECTORS = List.of(plugged("sandbox"), plugged("stripe"),
+            plugged("adyen"));
+
+    private static ConnectorRouter router(RoutingProperties properties) {
+        return new ConnectorRouter(CONNECTORS, Duration.ofSeconds(10), properties);
+    }
 
     @Test
     void theCurrencysRouteWinsAndUnknownMerchantsUseTheSandbox() {
-        ConnectorRouter router = new ConnectorRouter(CONNECTORS, properties("Stripe, adyen", "adyen"));
+        ConnectorRouter router = router(properties("Stripe, adyen", "adyen"));
 
         assertThat(router.route("m", "JPY")).containsExactly("stripe", "adyen");
         assertThat(router.route("m", "EUR")).containsExactly("adyen");
@@ -61,7 +107,7 @@ class ConnectorRouterTest {
 
     @Test
     void eachCallGoesToTheAttemptsRecordedConnector() {
-        ConnectorRouter router = new ConnectorRouter(CONNECTORS, properties("stripe,adyen", null));
+        ConnectorRouter router = router(properties("stripe,adyen", null));
 
         StepVerifier.create(router.submit(new ChargeRequest("pay_1", 1, 100, "JPY", "pm", "m", "adyen")))
                 .assertNext(outcome -> assertThat(outcome.connector()).isEqualTo("adyen"))
@@ -73,10 +119,10 @@ class ConnectorRouterTest {
 
     @Test
     void aRouteNamingAnUnknownConnectorIsRefusedAtStart() {
-        assertThatThrownBy(() -> new ConnectorRouter(CONNECTORS, properties("stripe,paypal", null)))
+        assertThatThrownBy(() -> router(properties("stripe,paypal", null)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("payments.merchants.m.routing").hasMessageContaining("paypal");
-        assertThatThrownBy(() -> new ConnectorRouter(CONNECTORS, properties("stripe", "wirecard")))
+        assertThatThrownBy(() -> router(properties("stripe", "wirecard")))
                 .hasMessageContaining("routing-by-currency.EUR");
     }
 }

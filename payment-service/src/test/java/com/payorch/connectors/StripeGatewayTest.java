@@ -1,5 +1,10 @@
 package com.payorch.connectors;
 
+import com.payorch.connectors.adyen.AdyenGateway;
+import com.payorch.connectors.adyen.AdyenStatuses;
+import com.payorch.connectors.stripe.StripeGateway;
+import com.payorch.connectors.stripe.StripeStatuses;
+import com.payorch.gateway.MappedStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.gateway.ChargeRequest;
@@ -26,14 +31,14 @@ class StripeGatewayTest {
 
     @Test
     void statusesMapAsTheContractSays() {
-        assertThat(StripeGateway.map("succeeded", null, null).status()).isEqualTo(GatewayStatus.SUCCEEDED);
-        assertThat(StripeGateway.map("processing", null, null).status()).isEqualTo(GatewayStatus.PROCESSING);
-        assertThat(StripeGateway.map("requires_payment_method", "card_declined", "insufficient_funds"))
-                .isEqualTo(new StripeGateway.Mapped(GatewayStatus.FAILED, "insufficient_funds"));
-        assertThat(StripeGateway.map("requires_payment_method", "expired_card", null))
-                .isEqualTo(new StripeGateway.Mapped(GatewayStatus.FAILED, "expired_card"));
-        assertThat(StripeGateway.map("requires_action", null, null))
-                .isEqualTo(new StripeGateway.Mapped(GatewayStatus.FAILED, "authentication_required"));
+        assertThat(StripeStatuses.charge("succeeded", null, null).status()).isEqualTo(GatewayStatus.SUCCEEDED);
+        assertThat(StripeStatuses.charge("processing", null, null).status()).isEqualTo(GatewayStatus.PROCESSING);
+        assertThat(StripeStatuses.charge("requires_payment_method", "card_declined", "insufficient_funds"))
+                .isEqualTo(new MappedStatus(GatewayStatus.FAILED, "insufficient_funds"));
+        assertThat(StripeStatuses.charge("requires_payment_method", "expired_card", null))
+                .isEqualTo(new MappedStatus(GatewayStatus.FAILED, "expired_card"));
+        assertThat(StripeStatuses.charge("requires_action", null, null))
+                .isEqualTo(new MappedStatus(GatewayStatus.FAILED, "authentication_required"));
     }
 
     @Test
@@ -55,13 +60,13 @@ class StripeGatewayTest {
 
     @Test
     void adyenResultCodesAndFailuresMapAsTheContractSays() {
-        assertThat(AdyenGateway.map("Authorised", null).status()).isEqualTo(GatewayStatus.SUCCEEDED);
-        assertThat(AdyenGateway.map("Refused", "Not enough balance"))
-                .isEqualTo(new AdyenGateway.Mapped(GatewayStatus.FAILED, "Not enough balance"));
-        assertThat(AdyenGateway.map("Received", null).status()).isEqualTo(GatewayStatus.PROCESSING);
-        assertThat(AdyenGateway.map("Pending", null).status()).isEqualTo(GatewayStatus.PROCESSING);
-        assertThat(AdyenGateway.map("RedirectShopper", null))
-                .isEqualTo(new AdyenGateway.Mapped(GatewayStatus.FAILED, "authentication_required"));
+        assertThat(AdyenStatuses.charge("Authorised", null).status()).isEqualTo(GatewayStatus.SUCCEEDED);
+        assertThat(AdyenStatuses.charge("Refused", "Not enough balance"))
+                .isEqualTo(new MappedStatus(GatewayStatus.FAILED, "Not enough balance"));
+        assertThat(AdyenStatuses.charge("Received", null).status()).isEqualTo(GatewayStatus.PROCESSING);
+        assertThat(AdyenStatuses.charge("Pending", null).status()).isEqualTo(GatewayStatus.PROCESSING);
+        assertThat(AdyenStatuses.charge("RedirectShopper", null))
+                .isEqualTo(new MappedStatus(GatewayStatus.FAILED, "authentication_required"));
         com.adyen.model.checkout.PaymentResponse error = new com.adyen.model.checkout.PaymentResponse()
                 .resultCode(com.adyen.model.checkout.PaymentResponse.ResultCodeEnum.ERROR).pspReference("881");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> AdyenGateway.outcome(REQUEST, error))

@@ -30,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * A faithful fake of Adyen Checkout's `POST /v71/payments` on WireMock (random port), with Adyen's behaviour on
  * `X-API-Key` (401 `security` error otherwise) and `Idempotency-Key` (the same key answers the first result, one
  * payment; a 5xx before processing saves nothing). Test cards as Adyen's: holder name `REFUSED` is refused
- * (`refusalReason` "Refused", `refusalReasonCode` "2"); a stored payment method id starting `pm_card_processing`
+ * (`refusalReason` "Refused", `refusalReasonCode` "2"), and so is a stored payment method id starting
+ * `pm_card_chargeDeclined` (the service sends every token as a stored payment method id, so the fake gives the
+ * test tokens their meaning); a stored payment method id starting `pm_card_processing`
  * answers `Received` (the outcome comes by notification); any other card is `Authorised`. Notifications are built
  * and signed with the SDK's {@link HMACValidator}.
  *
@@ -269,7 +271,7 @@ public final class FakeAdyen implements AutoCloseable {
                 if (saved == null) {
                     Map<String, Object> result = new LinkedHashMap<>();
                     result.put("pspReference", pspReference());
-                    if (token.equals("REFUSED")) {
+                    if (token.equals("REFUSED") || token.startsWith("pm_card_chargeDeclined")) {
                         result.put("refusalReason", "Refused");
                         result.put("refusalReasonCode", "2");
                         result.put("resultCode", "Refused");

@@ -3,7 +3,7 @@ package com.payorch.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.ApiTest;
 import java.time.Duration;
 import org.awaitility.Awaitility;

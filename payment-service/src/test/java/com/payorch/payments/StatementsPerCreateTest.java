@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.testsupport.SandboxFaults;
 import org.awaitility.Awaitility;
 import reactor.core.publisher.Sinks;
 import org.junit.jupiter.api.Test;

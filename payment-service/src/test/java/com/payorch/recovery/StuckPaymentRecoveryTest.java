@@ -2,7 +2,7 @@ package com.payorch.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.ApiTest;
 import com.payorch.testsupport.OwnSchema;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.payorch.PaymentServiceApplication;
-import com.payorch.gateway.sandbox.SandboxGatewayProperties;
+import com.payorch.connectors.sandbox.SandboxGatewayProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;

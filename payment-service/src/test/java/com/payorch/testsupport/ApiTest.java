@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -16,6 +17,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * Base of the API tests: the whole service on a random port, over real HTTP, against the test run's real PostgreSQL.
  * Tests isolate themselves by using fresh booking ids and idempotency keys, never by cleaning tables.
  */
+@Import(SandboxFaultsConfiguration.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "payments.merchants.demo.api-key=sk_test_demo",
         "payments.merchants.other.api-key=sk_test_other",

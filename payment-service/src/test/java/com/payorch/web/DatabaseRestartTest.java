@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
-import com.payorch.gateway.sandbox.SandboxGateway;
+import com.payorch.connectors.sandbox.SandboxGateway;
 import org.springframework.r2dbc.core.DatabaseClient;
 import java.time.Clock;
-import com.payorch.gateway.sandbox.SandboxGatewayProperties;
-import com.payorch.gateway.sandbox.SandboxFaults;
+import com.payorch.connectors.sandbox.SandboxGatewayProperties;
 import com.payorch.testsupport.SignedWebhooks;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -82,9 +81,9 @@ class DatabaseRestartTest {
     static class GatedGateway {
         /** Replaces the sandbox connector (same bean name; overriding is allowed for this test only). */
         @Bean
-        SandboxGateway sandboxGateway(DatabaseClient db, SandboxFaults faults, Clock clock,
+        SandboxGateway sandboxGateway(DatabaseClient db, Clock clock,
                                       SandboxGatewayProperties properties) {
-            return new SandboxGateway(db, faults, clock, properties) {
+            return new SandboxGateway(db, clock, properties) {
                 @Override
                 public Mono<GatewayOutcome> submit(ChargeRequest request) {
                     return GATED_METHOD.equals(request.paymentMethod())

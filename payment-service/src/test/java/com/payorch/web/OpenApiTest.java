@@ -16,6 +16,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpMethod;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import com.payorch.gateway.Connector;
+import java.util.stream.Stream;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.JsonNode;
@@ -42,6 +44,24 @@ class OpenApiTest extends ApiTest {
     /** The application's and actuator's controller mappings: every route that is served. */
     @Autowired
     List<RequestMappingHandlerMapping> mappings;
+
+    @Autowired
+    List<Connector> connectors;
+
+    /**
+     * One mapped pattern as the routes it serves: the webhook controller's `{connector}` patterns stand for each
+     * plugged-in connector's endpoint of that shape (per merchant or not).
+     */
+    private Stream<String> served(String pattern) {
+        if (pattern.equals("/v1/webhooks/{connector}")) {
+            return connectors.stream().filter(c -> !c.webhooksPerMerchant()).map(c -> "/v1/webhooks/" + c.name());
+        }
+        if (pattern.equals("/v1/webhooks/{connector}/{merchantId}")) {
+            return connectors.stream().filter(Connector::webhooksPerMerchant)
+                    .map(c -> "/v1/webhooks/" + c.name() + "/{merchantId}");
+        }
+        return Stream.of(pattern);
+    }
 
     private JsonNode description() {
         byte[] body = client.get().uri("/v3/api-docs").exchange()
@@ -75,6 +95,7 @@ class OpenApiTest extends ApiTest {
                 .toList()) {
             info.getPatternsCondition().getPatterns().stream().map(p -> p.getPatternString())
                     .filter(p -> p.startsWith("/v1/"))
+                    .flatMap(this::served)
                     .forEach(p -> info.getMethodsCondition().getMethods()
                             .forEach(m -> mapped.add(m.name() + " " + p)));
         }

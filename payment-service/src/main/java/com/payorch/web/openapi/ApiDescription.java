@@ -1,5 +1,8 @@
 package com.payorch.web.openapi;
 
+import com.payorch.gateway.Connector;
+import com.payorch.gateway.SignatureFailure;
+import com.payorch.gateway.WebhookEndpointDescription;
 import com.payorch.web.ProblemCode;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -29,6 +32,7 @@ import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +56,12 @@ public class ApiDescription implements OpenApiCustomizer {
             "payment.completed", "payment.failed", "booking.activated", "booking.confirmation_sent", "charge.orphaned",
             "refund.created", "refund.succeeded", "refund.failed", "booking.cancelled");
 
+    private final List<Connector> connectors;
+
+    public ApiDescription(List<Connector> connectors) {
+        this.connectors = connectors;
+    }
+
     @Override
     public void customise(OpenAPI openApi) {
         openApi.info(new Info().title("Payment orchestration service").version("v2")
@@ -59,7 +69,10 @@ public class ApiDescription implements OpenApiCustomizer {
                         + " webhooks. Every error is an RFC 9457 problem (`application/problem+json`) with a stable"
                         + " `code`. The contract in words: docs/api.md."));
         openApi.components(components());
-        openApi.paths(paths());
+        Paths paths = paths();
+        connectors.stream().sorted(Comparator.comparing(Connector::name))
+                .forEach(connector -> paths.addPathItem(webhookPath(connector), webhookEndpoint(connector)));
+        openApi.paths(paths);
     }
 
     private static Components components() {
@@ -343,65 +356,44 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("200", json("The charges, one per attempt", "SandboxChargeList"))
                                 .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST))
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND)))));
-        paths.addPathItem("/v1/webhooks/sandbox", new PathItem()
-                .post(op("receiveSandboxWebhook", "A signed webhook from the sandbox gateway",
-                        "Authenticated by its Standard Webhooks signature, not by an API key. Each `webhook-id` is"
-                                + " applied at most once.")
-                        .security(List.of())
-                        .addParametersItem(webhookHeader("webhook-id"))
-                        .addParametersItem(webhookHeader("webhook-timestamp"))
-                        .addParametersItem(webhookHeader("webhook-signature"))
-                        .requestBody(body("SandboxWebhook", true))
-                        .responses(responses(false)
-                                .addApiResponse("200", json("What became of it", "WebhookAnswer"))
-                                .addApiResponse("400", problem(ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
-                                .addApiResponse("401", problem(ProblemCode.WEBHOOK_SIGNATURE_INVALID))
-                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
-                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
-        paths.addPathItem("/v1/webhooks/stripe/{merchantId}", new PathItem()
-                .post(op("receiveStripeWebhook", "A Stripe event for one merchant's Stripe account",
-                        "Authenticated by the `Stripe-Signature` header with the merchant's Stripe webhook secret (300 s"
-                                + " tolerance), not by an API key. Deduplicated by the Stripe event id. Types used:"
-                                + " `payment_intent.processing`, `payment_intent.succeeded`,"
-                                + " `payment_intent.payment_failed`, `refund.updated`, `refund.failed`, `charge.refunded`"
-                                + " (refunds made by this service); others are answered `ignored`. The body is Stripe's"
-                                + " event object (see docs/connectors.md).")
-                        .security(List.of())
-                        .addParametersItem(path("merchantId", "the merchant whose Stripe account sends the event"))
-                        .addParametersItem(new Parameter().in("header").name("Stripe-Signature").required(true)
-                                .schema(new StringSchema()))
-                        .requestBody(new RequestBody().required(true).content(new Content().addMediaType(JSON,
-                                new MediaType().schema(new ObjectSchema().description("Stripe's event object")))))
-                        .responses(responses(false)
-                                .addApiResponse("200", json("What became of it", "WebhookAnswer"))
-                                .addApiResponse("400", problem(ProblemCode.WEBHOOK_SIGNATURE_REJECTED,
-                                        ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
-                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
-                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
-        paths.addPathItem("/v1/webhooks/adyen/{merchantId}", new PathItem()
-                .post(op("receiveAdyenNotifications", "A batch of Adyen notifications for one merchant's account",
-                        "Not authenticated by an API key: each NotificationRequestItem is verified with the merchant's"
-                                + " HMAC key (an item that does not verify is not applied; the batch is still"
-                                + " answered). Deduplicated by pspReference + eventCode + success. The body is Adyen's"
-                                + " notification request (see docs/connectors.md). A charge whose attempt cannot be told"
-                                + " yet is answered 503 (502 when the connector could not be asked), nothing recorded,"
-                                + " so that it is delivered again.")
-                        .security(List.of())
-                        .addParametersItem(path("merchantId", "the merchant whose Adyen account sends the batch"))
-                        .requestBody(new RequestBody().required(true).content(new Content().addMediaType(JSON,
-                                new MediaType().schema(new ObjectSchema()
-                                        .description("Adyen's notification request")))))
-                        .responses(responses(false)
-                                .addApiResponse("200", new ApiResponse().description("Always `[accepted]`, as Adyen"
-                                        + " expects").content(new Content().addMediaType("text/plain",
-                                        new MediaType().schema(new StringSchema()._enum(List.of("[accepted]"))))))
-                                .addApiResponse("400", problem(ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
-                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
-                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         return paths;
+    }
+
+    /** The path of a connector's webhook endpoint, as {@code webhooks.api.ConnectorWebhookController} serves it. */
+    static String webhookPath(Connector connector) {
+        return "/v1/webhooks/" + connector.name() + (connector.webhooksPerMerchant() ? "/{merchantId}" : "");
+    }
+
+    /** A connector's webhook endpoint, from its own description. */
+    private static PathItem webhookEndpoint(Connector connector) {
+        WebhookEndpointDescription about = connector.webhookEndpoint();
+        Operation operation = op(about.operationId(), about.summary(), about.description()).security(List.of());
+        if (connector.webhooksPerMerchant()) {
+            operation.addParametersItem(path("merchantId", "the merchant whose account at this connector sends it"));
+        }
+        about.signatureHeaders().forEach(header -> operation.addParametersItem(webhookHeader(header)));
+        operation.requestBody(about.bodySchema() != null ? body(about.bodySchema(), true)
+                : new RequestBody().required(true).content(new Content().addMediaType(JSON,
+                        new MediaType().schema(new ObjectSchema().description(about.bodyDescription())))));
+        ApiResponses responses = responses(false).addApiResponse("200", switch (connector.acknowledgement()) {
+            case STATUS_JSON -> json("What became of it", "WebhookAnswer");
+            case ACCEPTED_TEXT -> new ApiResponse().description("Always `[accepted]`, as the connector expects")
+                    .content(new Content().addMediaType("text/plain",
+                            new MediaType().schema(new StringSchema()._enum(List.of("[accepted]")))));
+        });
+        if (about.signatureFailure() == SignatureFailure.BAD_REQUEST) {
+            responses.addApiResponse("400", problem(ProblemCode.WEBHOOK_SIGNATURE_REJECTED, ProblemCode.WEBHOOK_INVALID,
+                    ProblemCode.INVALID_REQUEST));
+        } else {
+            responses.addApiResponse("400", problem(ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST));
+        }
+        if (about.signatureFailure() == SignatureFailure.UNAUTHORIZED) {
+            responses.addApiResponse("401", problem(ProblemCode.WEBHOOK_SIGNATURE_INVALID));
+        }
+        responses.addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR));
+        return new PathItem().post(operation.responses(responses));
     }
 
     private static Map<String, Object> payment() {

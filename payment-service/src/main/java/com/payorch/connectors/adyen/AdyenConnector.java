@@ -1,0 +1,89 @@
+package com.payorch.connectors.adyen;
+
+import com.payorch.connectors.ConnectorSettingsCheck;
+import com.payorch.gateway.Connector;
+import com.payorch.gateway.ConnectorCapability;
+import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.WebhookAcknowledgement;
+import com.payorch.gateway.WebhookEndpointDescription;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Adyen as a plug-in: its gateway on its own bounded thread pool (`payments.connectors.adyen.threads`; the SDK
+ * blocks), and per merchant the notification endpoint `/v1/webhooks/adyen/{merchantId}`, answered `[accepted]`.
+ * Checkout has no look-up of a payment by our reference, so {@link com.payorch.gateway.ConnectorCapability#LOOKUP}
+ * is not among its capabilities.
+ */
+@Component
+class AdyenConnector implements Connector, DisposableBean {
+
+    private final AdyenSettings settings;
+    private final Scheduler scheduler;
+    private final AdyenGateway gateway;
+    private final AdyenWebhooks webhooks;
+
+    AdyenConnector(AdyenSettings settings, AdyenAccounts accounts) {
+        this.settings = settings;
+        this.scheduler = Schedulers.newBoundedElastic(Math.max(1, settings.getThreads()), 10_000, "connector-io-adyen");
+        this.gateway = new AdyenGateway(settings, accounts, scheduler);
+        this.webhooks = new AdyenWebhooks(accounts);
+    }
+
+    @Override
+    public String name() {
+        return AdyenGateway.NAME;
+    }
+
+    @Override
+    public PaymentGateway gateway() {
+        return gateway;
+    }
+
+    @Override
+    public ConnectorWebhooks webhooksFor(@Nullable String merchantId) {
+        return webhooks.forMerchant(merchantId);
+    }
+
+    @Override
+    public WebhookEndpointDescription webhookEndpoint() {
+        return new WebhookEndpointDescription("receiveAdyenNotifications",
+                "A batch of Adyen notifications for one merchant's account",
+                "Not authenticated by an API key: each NotificationRequestItem is verified with the merchant's"
+                        + " HMAC key (an item that does not verify is not applied; the batch is still"
+                        + " answered). Deduplicated by pspReference + eventCode + success. The body is Adyen's"
+                        + " notification request (see docs/connectors.md). A charge whose attempt cannot be told"
+                        + " yet is answered 503 (502 when the connector could not be asked), nothing recorded,"
+                        + " so that it is delivered again.",
+                List.of(), null, "Adyen's notification request", null);
+    }
+
+    @Override
+    public WebhookAcknowledgement acknowledgement() {
+        return WebhookAcknowledgement.ACCEPTED_TEXT;
+    }
+
+    @Override
+    public Set<ConnectorCapability> capabilities() {
+        return Set.of(ConnectorCapability.REFUNDS);
+    }
+
+    @Override
+    public void checkSettings() {
+        ConnectorSettingsCheck.httpUrl("payments.connectors.adyen.checkout-url", settings.getCheckoutUrl());
+        ConnectorSettingsCheck.positive("payments.connectors.adyen.threads", settings.getThreads());
+        ConnectorSettingsCheck.positive("payments.connectors.adyen.connect-timeout", settings.getConnectTimeout());
+        ConnectorSettingsCheck.positive("payments.connectors.adyen.read-timeout", settings.getReadTimeout());
+    }
+
+    @Override
+    public void destroy() {
+        scheduler.dispose();
+    }
+}

@@ -1,0 +1,225 @@
+package com.payorch.connectors.adyen;
+
+import com.adyen.Client;
+import com.adyen.Config;
+import com.adyen.enums.Environment;
+import com.adyen.model.RequestOptions;
+import com.adyen.model.checkout.Amount;
+import com.adyen.model.checkout.CardDetails;
+import com.adyen.model.checkout.CheckoutPaymentMethod;
+import com.adyen.model.checkout.PaymentRequest;
+import com.adyen.model.checkout.PaymentRefundRequest;
+import com.adyen.model.checkout.PaymentRefundResponse;
+import com.adyen.model.checkout.PaymentResponse;
+import com.adyen.service.checkout.ModificationsApi;
+import com.adyen.service.checkout.PaymentsApi;
+import com.adyen.service.exception.ApiException;
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.ConnectorRefusedException;
+import com.payorch.gateway.FailureKinds;
+import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.MappedStatus;
+import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.gateway.RefundRequest;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Adyen through the official `adyen-java-api-library`: one attempt is one Checkout `POST …/payments` with
+ * `amount.value`, `amount.currency`, `reference` = the payment id, `merchantAccount`, the payment method,
+ * `metadata.payment_id`/`metadata.attempt`, and the attempt's idempotency key as `Idempotency-Key` (Adyen keeps
+ * keys for at least 7 days: a resubmission within that window is answered with the first result).
+ * <ul>
+ *   <li>`resultCode` as {@link AdyenStatuses} says; `Error` → ambiguous.</li>
+ *   <li>connection refused, unknown host → {@link GatewayUnavailableException}; HTTP 401, 403, 400, 422
+ *       (validation) → {@link ConnectorRefusedException}; 422 `704` (a request with the same key in progress),
+ *       time-out, 5xx, anything else → ambiguous.</li>
+ *   <li>{@link #find}: Checkout has no look-up of a payment; it answers empty, and what became of an attempt is
+ *       learnt from its notification or from resubmitting with the same key (which cannot charge twice).</li>
+ * </ul>
+ * The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself. The payment method token is
+ * sent as a stored payment method id (`paymentMethod.storedPaymentMethodId`, type `scheme`).
+ */
+public final class AdyenGateway implements PaymentGateway {
+
+    public static final String NAME = "adyen";
+
+    private final AdyenSettings settings;
+    private final AdyenAccounts accounts;
+    private final Scheduler scheduler;
+    private final Map<String, PaymentsApi> apis = new ConcurrentHashMap<>();
+    private final Map<String, ModificationsApi> modificationApis = new ConcurrentHashMap<>();
+
+    public AdyenGateway(AdyenSettings settings, AdyenAccounts accounts, Scheduler scheduler) {
+        this.settings = settings;
+        this.accounts = accounts;
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Mono<GatewayOutcome> submit(ChargeRequest request) {
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(request);
+            PaymentRequest payment = new PaymentRequest()
+                    .amount(new Amount().value(request.amount()).currency(request.currency().toUpperCase(Locale.ROOT)))
+                    .reference(request.paymentId())
+                    .merchantAccount(account.getMerchantAccount())
+                    .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())))
+                    .metadata(Map.of("payment_id", request.paymentId(),
+                            "attempt", Integer.toString(request.attempt())));
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                return outcome(request, api(request.merchantId(), account).payments(payment, options));
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate(request, e);
+            }
+        }).subscribeOn(scheduler);
+    }
+
+    @Override
+    public Mono<GatewayOutcome> find(ChargeRequest request) {
+        return Mono.empty();
+    }
+
+    /**
+     * `POST /payments/{pspReference}/refunds` for the charged attempt's pspReference, with the refund id as the
+     * `Idempotency-Key` and as `reference` (Adyen's `merchantReference` in the REFUND notification). Adyen only
+     * acknowledges (`received`): the refund stays PENDING until its REFUND notification.
+     */
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        ChargeRequest about = new ChargeRequest(request.paymentId(), request.attempt(), request.amount(),
+                request.currency(), "", request.merchantId(), NAME);
+        if (request.chargeReference() == null) {
+            return Mono.error(new ConnectorRefusedException("Adyen refund " + request.refundId()
+                    + ": the charged attempt has no pspReference"));
+        }
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(about);
+            PaymentRefundRequest refund = new PaymentRefundRequest()
+                    .amount(new Amount().value(request.amount()).currency(request.currency().toUpperCase(Locale.ROOT)))
+                    .merchantAccount(account.getMerchantAccount())
+                    .reference(request.refundId());
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                PaymentRefundResponse response = modifications(request.merchantId(), account)
+                        .refundCapturedPayment(request.chargeReference(), refund, options);
+                if (response.getPspReference() == null) {
+                    throw new GatewayException("Adyen refund " + request.refundId() + ": no pspReference,"
+                            + " outcome unknown");
+                }
+                return new RefundOutcome(request.refundId(), NAME, response.getPspReference(),
+                        GatewayStatus.PROCESSING, null);
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate(about, e);
+            }
+        }).subscribeOn(scheduler);
+    }
+
+    static CardDetails method(String token) {
+        return new CardDetails().type(CardDetails.TypeEnum.SCHEME).storedPaymentMethodId(token);
+    }
+
+    public static GatewayOutcome outcome(ChargeRequest request, PaymentResponse response) {
+        String reference = response.getPspReference();
+        PaymentResponse.ResultCodeEnum code = response.getResultCode();
+        if (code == null || code == PaymentResponse.ResultCodeEnum.ERROR || reference == null) {
+            throw new GatewayException("Adyen submit of payment " + request.paymentId() + " attempt "
+                    + request.attempt() + ": resultCode " + code + ", outcome unknown");
+        }
+        MappedStatus mapped = AdyenStatuses.charge(code.getValue(), response.getRefusalReason());
+        return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, reference, mapped.status(),
+                mapped.failureReason());
+    }
+
+    private AdyenAccounts.Account account(ChargeRequest request) {
+        String merchantId = request.merchantId();
+        AdyenAccounts.Account account = accounts.account(merchantId);
+        if (account == null || blank(account.getApiKey()) || blank(account.getMerchantAccount())) {
+            throw new ConnectorRefusedException("merchant " + merchantId + " has no Adyen API key or merchant account"
+                    + " configured");
+        }
+        return account;
+    }
+
+    private static boolean blank(@Nullable String value) {
+        return value == null || value.isBlank();
+    }
+
+    private ModificationsApi modifications(String merchantId, AdyenAccounts.Account account) {
+        return modificationApis.computeIfAbsent(merchantId, id -> new ModificationsApi(client(account), base()));
+    }
+
+    private PaymentsApi api(String merchantId, AdyenAccounts.Account account) {
+        return apis.computeIfAbsent(merchantId, id -> new PaymentsApi(client(account), base()));
+    }
+
+    private String base() {
+        String base = settings.getCheckoutUrl().toString();
+        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    private Client client(AdyenAccounts.Account account) {
+        Config config = new Config();
+        config.setApiKey(account.getApiKey());
+        config.setEnvironment(Environment.TEST);
+        config.setConnectionTimeoutMillis((int) settings.getConnectTimeout().toMillis());
+        config.setReadTimeoutMillis((int) settings.getReadTimeout().toMillis());
+        Client client = new Client(config);
+        client.setHttpClient(new AdyenHttpTransport(settings.getConnectTimeout(), settings.getReadTimeout()));
+        return client;
+    }
+
+    /**
+     * Adyen's error code for "request already processed or in progress": a 422 that is not a validation refusal but
+     * a concurrent request with the same Idempotency-Key, so nothing definite.
+     */
+    static final String REQUEST_IN_PROGRESS = "704";
+
+    private static @Nullable String errorCode(ApiException api) {
+        if (api.getError() != null && api.getError().getErrorCode() != null) {
+            return api.getError().getErrorCode();
+        }
+        String body = api.getResponseBody();
+        return body != null && body.replace(" ", "").contains("\"errorCode\":\"" + REQUEST_IN_PROGRESS + "\"")
+                ? REQUEST_IN_PROGRESS : null;
+    }
+
+    /** Adyen's failure in the port's words ({@link FailureKinds}); the message names the payment and the HTTP status. */
+    public static GatewayException translate(ChargeRequest request, Exception e) {
+        String about = "Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt();
+        if (e instanceof GatewayException gateway) {
+            return gateway;
+        }
+        if (e instanceof ApiException api) {
+            int status = api.getStatusCode();
+            if (status == 422 && REQUEST_IN_PROGRESS.equals(errorCode(api))) {
+                // Another request with this Idempotency-Key is still being processed: it may yet charge.
+                return FailureKinds.ambiguous(about, "HTTP 422 " + REQUEST_IN_PROGRESS
+                        + " (a request with this key is in progress)");
+            }
+            if (status == 400 || status == 401 || status == 403 || status == 422) {
+                return FailureKinds.refused(about, "HTTP " + status);
+            }
+            Throwable notSent = FailureKinds.notSentCause(e);
+            if (status <= 0 && notSent != null) {
+                return FailureKinds.notSent(about, notSent);
+            }
+            return FailureKinds.ambiguous(about, "HTTP " + status);
+        }
+        return FailureKinds.transportFailure(about, e);
+    }
+}

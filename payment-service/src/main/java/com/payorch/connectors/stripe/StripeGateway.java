@@ -1,0 +1,234 @@
+package com.payorch.connectors.stripe;
+
+import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.ConnectorRefusedException;
+import com.payorch.gateway.FailureKinds;
+import com.payorch.gateway.GatewayException;
+import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.MappedStatus;
+import com.payorch.gateway.GatewayUnavailableException;
+import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.gateway.RefundRequest;
+import com.stripe.StripeClient;
+import com.stripe.exception.ApiConnectionException;
+import com.stripe.exception.AuthenticationException;
+import com.stripe.exception.CardException;
+import com.stripe.exception.IdempotencyException;
+import com.stripe.exception.InvalidRequestException;
+import com.stripe.exception.StripeException;
+import com.stripe.model.PaymentIntent;
+import com.stripe.model.Refund;
+import com.stripe.model.StripeError;
+import com.stripe.net.RequestOptions;
+import com.stripe.param.PaymentIntentCreateParams;
+import com.stripe.param.PaymentIntentSearchParams;
+import com.stripe.param.RefundCreateParams;
+import com.stripe.param.RefundListParams;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Stripe through the official `stripe-java` SDK. One attempt is one PaymentIntent created with `confirm=true`, the
+ * attempt's idempotency key as Stripe's `Idempotency-Key`, `metadata[payment_id]` and `metadata[attempt]`.
+ * <ul>
+ *   <li>One {@link StripeClient} per merchant (its secret key), all pointed at `payments.connectors.stripe.api-base`,
+ *       with the SDK's own network retries OFF: a retry inside the SDK could turn a "read timed out" (possibly
+ *       charged) into a later "connection refused" that would wrongly read as "certainly not charged"; for the
+ *       same reason the transport is {@link StripeHttpTransport}, which never re-sends a POST by itself.</li>
+ *   <li>The SDK blocks: every call runs on {@code scheduler} (bounded), never on an event loop, within the SDK's
+ *       connect and read time-outs (and the port's {@code TimeLimitedGateway} above it).</li>
+ *   <li>{@link #find}: Stripe's Search API ({@code metadata['payment_id']} and {@code metadata['attempt']}). It
+ *       cannot create anything (unlike re-sending the create, which charges when Stripe never saw the first one).
+ *       Stripe's search index may lag by up to about a minute: recovery looks only after `pending-after`.</li>
+ * </ul>
+ * Failure kinds: connection refused, unknown host, no route → {@link GatewayUnavailableException} (never sent);
+ * 401/403 and 400/404 other than an idempotency error → {@link ConnectorRefusedException} (definitely not
+ * charged, not a decline: the route may fail over); time-out, 5xx, 429, idempotency conflicts → an ambiguous
+ * {@link GatewayException}. A card error (402) is an outcome: FAILED with the decline code.
+ */
+public final class StripeGateway implements PaymentGateway {
+
+    public static final String NAME = "stripe";
+
+    private final StripeSettings settings;
+    private final StripeAccounts accounts;
+    private final Scheduler scheduler;
+    private final Map<String, StripeClient> clients = new ConcurrentHashMap<>();
+
+    public StripeGateway(StripeSettings settings, StripeAccounts accounts, Scheduler scheduler) {
+        this.settings = settings;
+        this.accounts = accounts;
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Mono<GatewayOutcome> submit(ChargeRequest request) {
+        return call(request, "submit", client -> {
+            PaymentIntentCreateParams params = PaymentIntentCreateParams.builder()
+                    .setAmount(request.amount())
+                    .setCurrency(request.currency().toLowerCase(Locale.ROOT))
+                    .setPaymentMethod(request.paymentMethod())
+                    .addPaymentMethodType("card")
+                    .setConfirm(true)
+                    .putMetadata("payment_id", request.paymentId())
+                    .putMetadata("attempt", Integer.toString(request.attempt()))
+                    .build();
+            RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.idempotencyKey()).build();
+            try {
+                return Optional.of(outcome(request, client.v1().paymentIntents().create(params, options)));
+            } catch (CardException declined) {
+                return Optional.of(declined(request, declined));
+            }
+        }).map(Optional::get);
+    }
+
+    @Override
+    public Mono<GatewayOutcome> find(ChargeRequest request) {
+        return call(request, "find", client -> {
+            String query = "metadata['payment_id']:'" + request.paymentId() + "' AND metadata['attempt']:'"
+                    + request.attempt() + "'";
+            List<PaymentIntent> found = client.v1().paymentIntents()
+                    .search(PaymentIntentSearchParams.builder().setQuery(query).setLimit(10L).build())
+                    .getData();
+            return found.stream()
+                    .filter(intent -> intent.getMetadata() != null
+                            && request.paymentId().equals(intent.getMetadata().get("payment_id"))
+                            && Integer.toString(request.attempt()).equals(intent.getMetadata().get("attempt")))
+                    .findFirst()
+                    .map(intent -> outcome(request, intent));
+        }).flatMap(Mono::justOrEmpty);
+    }
+
+    /**
+     * A Refund of the attempt's PaymentIntent (the charge's reference), created with the refund id as Stripe's
+     * `Idempotency-Key` and in `metadata[refund_id]`, so the same refund sent again is the same Stripe refund.
+     */
+    @Override
+    public Mono<RefundOutcome> refund(RefundRequest request) {
+        if (request.chargeReference() == null) {
+            return Mono.error(new ConnectorRefusedException("Stripe refund " + request.refundId()
+                    + ": the charged attempt has no PaymentIntent id"));
+        }
+        return call(about(request), "refund", client -> {
+            RefundCreateParams params = RefundCreateParams.builder()
+                    .setPaymentIntent(request.chargeReference())
+                    .setAmount(request.amount())
+                    .putMetadata("refund_id", request.refundId())
+                    .putMetadata("payment_id", request.paymentId())
+                    .build();
+            RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.idempotencyKey()).build();
+            return refundOutcome(request.refundId(), client.v1().refunds().create(params, options));
+        });
+    }
+
+    /** The Stripe refund made for this refund id (found among its PaymentIntent's refunds by metadata), if any. */
+    @Override
+    public Mono<RefundOutcome> findRefund(RefundRequest request) {
+        if (request.chargeReference() == null) {
+            return Mono.empty();
+        }
+        return call(about(request), "refund look-up", client -> client.v1().refunds()
+                .list(RefundListParams.builder().setPaymentIntent(request.chargeReference()).setLimit(100L).build())
+                .getData().stream()
+                .filter(refund -> refund.getMetadata() != null
+                        && request.refundId().equals(refund.getMetadata().get("refund_id")))
+                .findFirst()
+                .map(refund -> refundOutcome(request.refundId(), refund)))
+                .flatMap(Mono::justOrEmpty);
+    }
+
+    private static ChargeRequest about(RefundRequest request) {
+        return new ChargeRequest(request.paymentId(), request.attempt(), request.amount(), request.currency(), "",
+                request.merchantId(), NAME);
+    }
+
+    static RefundOutcome refundOutcome(String refundId, Refund refund) {
+        MappedStatus mapped = StripeStatuses.refund(refund.getStatus(), refund.getFailureReason());
+        return new RefundOutcome(refundId, NAME, refund.getId(), mapped.status(), mapped.failureReason());
+    }
+
+    /** Maps a PaymentIntent's status to the port's words. */
+    static GatewayOutcome outcome(ChargeRequest request, PaymentIntent intent) {
+        MappedStatus mapped = StripeStatuses.charge(intent.getStatus(), intent.getLastPaymentError());
+        return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, intent.getId(), mapped.status(),
+                mapped.failureReason());
+    }
+
+    private static GatewayOutcome declined(ChargeRequest request, CardException declined) {
+        StripeError error = declined.getStripeError();
+        PaymentIntent intent = error != null ? error.getPaymentIntent() : null;
+        String reason = declined.getDeclineCode() != null ? declined.getDeclineCode()
+                : declined.getCode() != null ? declined.getCode() : "card_declined";
+        String reference = intent != null && intent.getId() != null ? intent.getId()
+                : "declined_" + request.idempotencyKey();
+        return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, reference, GatewayStatus.FAILED,
+                reason);
+    }
+
+    private interface StripeCall<T> {
+        T call(StripeClient client) throws StripeException;
+    }
+
+    private <T> Mono<T> call(ChargeRequest request, String what, StripeCall<T> call) {
+        Callable<T> blocking = () -> {
+            StripeClient client = client(request);
+            try {
+                return call.call(client);
+            } catch (StripeException e) {
+                throw translate(request, what, e);
+            }
+        };
+        return Mono.fromCallable(blocking).subscribeOn(scheduler);
+    }
+
+    private StripeClient client(ChargeRequest request) {
+        String merchantId = request.merchantId();
+        StripeAccounts.Account account = accounts.account(merchantId);
+        if (account == null || account.getSecretKey() == null || account.getSecretKey().isBlank()) {
+            throw new ConnectorRefusedException("merchant " + merchantId + " has no Stripe secret key configured");
+        }
+        return clients.computeIfAbsent(merchantId, id -> StripeClient.builder()
+                .setApiKey(account.getSecretKey())
+                .setApiBase(stripTrailingSlash(settings.getApiBase().toString()))
+                .setConnectTimeout((int) settings.getConnectTimeout().toMillis())
+                .setReadTimeout((int) settings.getReadTimeout().toMillis())
+                .setMaxNetworkRetries(0)
+                .setHttpClient(new StripeHttpTransport(settings.getConnectTimeout(), settings.getReadTimeout()))
+                .build());
+    }
+
+    private static String stripTrailingSlash(String base) {
+        return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    /** Stripe's exception in the port's words ({@link FailureKinds}); the message names the payment and Stripe's code. */
+    public static GatewayException translate(ChargeRequest request, String what, StripeException e) {
+        String about = "Stripe " + what + " of payment " + request.paymentId() + " attempt " + request.attempt();
+        if (e instanceof ApiConnectionException) {
+            return FailureKinds.transportFailure(about, e);
+        }
+        Integer status = e.getStatusCode();
+        if (e instanceof IdempotencyException) {
+            return new GatewayException(about + ": idempotency conflict (" + e.getCode() + "), outcome unknown");
+        }
+        if (e instanceof AuthenticationException
+                || (e instanceof InvalidRequestException && status != null && (status == 400 || status == 404))) {
+            return FailureKinds.refused(about, "HTTP " + status + " (" + (e.getCode() != null ? e.getCode()
+                    : "no code") + ")");
+        }
+        return FailureKinds.ambiguous(about, "HTTP " + status);
+    }
+}

@@ -1,0 +1,26 @@
+package com.payorch.gateway;
+
+import com.payorch.gateway.GatewayStatus;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One outcome a connector's webhook reports, in the port's words, before it is matched to an attempt.
+ *
+ * @param receiptId     what makes a redelivery a duplicate (the webhook id, the Stripe event id, Adyen's
+ *                      pspReference + eventCode + success)
+ * @param paymentId     the payment the connector names, when it names one (used only when the reference is not
+ *                      recorded on an attempt yet)
+ * @param reference     the connector's id of the charge: how the notification is matched to an attempt
+ * @param refundId      set when the notification is about a refund (our `re_…` id, which the connector was given
+ *                      as the refund's idempotency key); the refund's outcome, not the charge's
+ */
+public record ConnectorNotification(String receiptId, String type, @Nullable String paymentId, String reference,
+                                    GatewayStatus status, long amount, String currency,
+                                    @Nullable String failureReason, @Nullable String refundId) {
+
+    /** A notification about a charge. */
+    public ConnectorNotification(String receiptId, String type, @Nullable String paymentId, String reference,
+                                 GatewayStatus status, long amount, String currency, @Nullable String failureReason) {
+        this(receiptId, type, paymentId, reference, status, amount, currency, failureReason, null);
+    }
+}

@@ -1,4 +1,0 @@
-/**
- * {@code GET /v1/sandbox/charges}.
- */
-package com.payorch.gateway.sandbox.api;
