@@ -47,7 +47,17 @@ final class ConfigurationMetadata {
         this.bootTypes = bootTypes;
     }
 
-    static ConfigurationMetadata load() {
+    private static @Nullable ConfigurationMetadata loaded;
+
+    /** Read once per test JVM: Boot's own metadata files are large. */
+    static synchronized ConfigurationMetadata load() {
+        if (loaded == null) {
+            loaded = read();
+        }
+        return loaded;
+    }
+
+    private static ConfigurationMetadata read() {
         Map<String, ConfigurationKey> own = new LinkedHashMap<>();
         Set<String> groups = new TreeSet<>();
         Map<String, @Nullable String> bootTypes = new LinkedHashMap<>();
