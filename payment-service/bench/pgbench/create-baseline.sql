@@ -40,7 +40,7 @@ insert into events (id, merchant_id, type, payment_id, booking_id, data, created
 values ('evt_c' || lpad(:r::text, 23, '0'), 'pgbench', 'payment.created', 'pay_' || lpad(:r::text, 24, '0'),
     'b' || :r::text, '{"status": "PENDING", "version": 1, "amount": 12000, "currency": "JPY"}', now());
 update idempotency_keys
-set recovery_point = 'PAYMENT_CREATED', payment_id = 'pay_' || lpad(:r::text, 24, '0'),
+set recovery_point = 'PAYMENT_CREATED', resource_id = 'pay_' || lpad(:r::text, 24, '0'),
     locked_until = now() + make_interval(secs => 30.0)
 where merchant_id = 'pgbench' and idempotency_key = 'k' || :r::text and locked_by = md5(:r::text)::uuid;
 commit;

@@ -13,7 +13,7 @@
 
 with claimed as (
     insert into idempotency_keys (merchant_id, idempotency_key, fingerprint, request_method, request_path,
-        recovery_point, payment_id, locked_by, locked_until, created_at, expires_at)
+        recovery_point, resource_id, locked_by, locked_until, created_at, expires_at)
     values ('pgbench-min', 'k' || :r::text, '5838f6c9e9d1d60d386e641c6ec56e419368e15baedadf2127c3fd69659a68b0',
         'POST', '/v1/payments', 'PAYMENT_CREATED', 'pay_m' || lpad(:r::text, 23, '0'), md5(:r::text)::uuid,
         now() + interval '30 seconds', now(), now() + interval '1 day')),

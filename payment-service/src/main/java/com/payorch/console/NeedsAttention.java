@@ -1,6 +1,9 @@
 package com.payorch.console;
 
 import com.payorch.recovery.RecoveryProperties;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.statemachine.RefundStatus;
+import com.payorch.support.SqlLiterals;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Component;
@@ -18,6 +21,9 @@ public class NeedsAttention {
     static final int LIMIT = 50;
 
     private static final String UTC = "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'";
+    private static final String PENDING = SqlLiterals.of(PaymentStatus.PENDING);
+    private static final String PROCESSING = SqlLiterals.of(PaymentStatus.PROCESSING);
+    private static final String REFUND_SUCCEEDED = SqlLiterals.of(RefundStatus.SUCCEEDED);
 
     /** The four lists. */
     public record Lists(List<Map<String, Object>> stuck, List<Map<String, Object>> orphaned,
@@ -46,8 +52,9 @@ public class NeedsAttention {
                         + " to_char(p.changed_at at time zone 'UTC', " + UTC + ") as since,"
                         + " floor(extract(epoch from now() - p.changed_at))::bigint as age_seconds"
                         + " from payments p where " + scope.condition("p.merchant_id")
-                        + " and ((p.status = 'PENDING' and p.changed_at < now() - make_interval(secs => :pending))"
-                        + " or (p.status = 'PROCESSING' and p.changed_at < now() - make_interval(secs => :processing)))"
+                        + " and ((p.status = " + PENDING + " and p.changed_at < now() - make_interval(secs => :pending))"
+                        + " or (p.status = " + PROCESSING
+                        + " and p.changed_at < now() - make_interval(secs => :processing)))"
                         + " order by p.changed_at limit " + LIMIT, scope,
                 Map.of("pending", recovery.pendingAfter().toMillis() / 1000.0,
                         "processing", recovery.processingAfter().toMillis() / 1000.0))
@@ -62,8 +69,9 @@ public class NeedsAttention {
                         from payment_attempts a join payments p on p.id = a.payment_id
                         left join refunds r on r.payment_id = a.payment_id and r.attempt = a.number
                              and not r.counts_against_payment
-                        where a.orphaned_at is not null and (r.status is null or r.status <> 'SUCCEEDED') and %s
-                        order by a.orphaned_at limit %d""".formatted(UTC, scope.condition("p.merchant_id"), LIMIT),
+                        where a.orphaned_at is not null and (r.status is null or r.status <> %s) and %s
+                        order by a.orphaned_at limit %d""".formatted(UTC, REFUND_SUCCEEDED,
+                        scope.condition("p.merchant_id"), LIMIT),
                 scope, Map.of()).collectList();
     }
 

@@ -1,5 +1,8 @@
 package com.payorch.console;
 
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.statemachine.RefundStatus;
+import com.payorch.support.SqlLiterals;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Component;
@@ -24,6 +27,9 @@ public class Overview {
     public record Figures(List<Count> byStatus, List<Count> byConnector, List<Count> webhookOutcomes,
                           List<Backlog> backlogs) {
     }
+
+    private static final String REFUND_PENDING = SqlLiterals.of(RefundStatus.PENDING);
+    private static final String UNSETTLED = SqlLiterals.in(PaymentStatus.UNSETTLED);
 
     private final ConsoleReadModel reads;
 
@@ -83,12 +89,13 @@ public class Overview {
                         union all
                         select 'refunds pending at the connector', count(*),
                                coalesce(floor(extract(epoch from now() - min(r.changed_at))), 0)::bigint
-                        from refunds r where r.status = 'PENDING' and %s
+                        from refunds r where r.status = %s and %s
                         union all
                         select 'payments PENDING or PROCESSING', count(*),
                                coalesce(floor(extract(epoch from now() - min(p.changed_at))), 0)::bigint
-                        from payments p where p.status in ('PENDING', 'PROCESSING') and %s"""
-                        .formatted(events, events, deliveries, refunds, payments), scope, Map.of())
+                        from payments p where p.status in %s and %s"""
+                        .formatted(events, events, deliveries, REFUND_PENDING, refunds, UNSETTLED, payments), scope,
+                        Map.of())
                 .map(row -> new Backlog((String) row.get("label"), number(row.get("waiting")),
                         number(row.get("oldest"))))
                 .collectList();

@@ -6,6 +6,7 @@ import com.payorch.support.Refusal;
 public class IdempotencyKeyReused extends Refusal {
 
     public IdempotencyKeyReused() {
-        super("This Idempotency-Key was used for a different request; use a new key for a new request.");
+        super("idempotency_key_reused",
+                "This Idempotency-Key was used for a different request; use a new key for a new request.");
     }
 }

@@ -56,7 +56,7 @@ public class IdempotencyKeys {
      */
     public Mono<KeyAcquisition> acquireExisting(IdempotentRequest request) {
         return db.sql("""
-                        select fingerprint, recovery_point, payment_id, refund_id,
+                        select fingerprint, recovery_point, resource_id,
                                coalesce(locked_until > now(), false) as locked,
                                greatest(1, ceil(extract(epoch from (locked_until - now()))))::int as lock_seconds_left,
                                expires_at <= now() as expired,
@@ -74,7 +74,7 @@ public class IdempotencyKeys {
                     if (!existing.fingerprint().equals(request.fingerprint())) {
                         return Mono.<KeyAcquisition>error(new IdempotencyKeyReused());
                     }
-                    return existing.recoveryPoint() == RecoveryPoint.FINISHED
+                    return existing.recoveryPoint().equals(RecoveryPoint.FINISHED)
                             ? Mono.<KeyAcquisition>just(new KeyAcquisition.Replay(existing.response().asReplay()))
                             : Mono.<KeyAcquisition>empty();
                 })
@@ -103,14 +103,13 @@ public class IdempotencyKeys {
                 .one();
     }
 
-    private record ExistingKey(String fingerprint, RecoveryPoint recoveryPoint, String paymentId, String refundId,
-                               boolean locked,
+    private record ExistingKey(String fingerprint, String recoveryPoint, String resourceId, boolean locked,
                                int lockSecondsLeft, boolean expired, StoredResponse response) {
     }
 
     private Mono<KeyAcquisition> claimExisting(IdempotentRequest request, UUID owner) {
         return db.sql("""
-                        select fingerprint, recovery_point, payment_id, refund_id,
+                        select fingerprint, recovery_point, resource_id,
                                coalesce(locked_until > now(), false) as locked,
                                greatest(1, ceil(extract(epoch from (locked_until - now()))))::int as lock_seconds_left,
                                expires_at <= now() as expired,
@@ -132,7 +131,7 @@ public class IdempotencyKeys {
         if (!existing.fingerprint().equals(request.fingerprint())) {
             return Mono.error(new IdempotencyKeyReused());
         }
-        if (existing.recoveryPoint() == RecoveryPoint.FINISHED) {
+        if (existing.recoveryPoint().equals(RecoveryPoint.FINISHED)) {
             return Mono.just(new KeyAcquisition.Replay(existing.response().asReplay()));
         }
         if (existing.locked()) {
@@ -140,8 +139,7 @@ public class IdempotencyKeys {
         }
         return takeOver(request, owner)
                 .thenReturn(new KeyAcquisition.Claimed(
-                        new KeyClaim(request, owner, existing.recoveryPoint(), existing.paymentId(),
-                                existing.refundId())));
+                        new KeyClaim(request, owner, existing.recoveryPoint(), existing.resourceId())));
     }
 
     private Mono<Void> takeOver(IdempotentRequest request, UUID owner) {
@@ -161,7 +159,7 @@ public class IdempotencyKeys {
         return db.sql("""
                         update idempotency_keys
                         set fingerprint = :fingerprint, request_method = :method, request_path = :path,
-                            recovery_point = 'STARTED', payment_id = null, refund_id = null, locked_by = :owner,
+                            recovery_point = 'STARTED', resource_id = null, locked_by = :owner,
                             locked_until = now() + make_interval(secs => :lockSeconds),
                             response_status = null, response_headers = null, response_body = null,
                             created_at = now(), expires_at = now() + make_interval(secs => :retentionSeconds)
@@ -179,27 +177,30 @@ public class IdempotencyKeys {
     }
 
     /**
-     * A data-modifying CTE part for a create's first statement: claims a new key directly at PAYMENT_CREATED for
-     * {@code paymentId}, locked by {@code owner}. The CTE {@code cteName} yields one row when the key was new and none
-     * when it exists (then the caller's statement must write nothing and the request takes {@link #acquire}'s path).
+     * A data-modifying CTE part for a create's first statement: claims a new key directly at the caller's
+     * {@code recoveryPoint} for {@code resourceId} (what that statement creates), locked by {@code owner}. The CTE
+     * {@code cteName} yields one row when the key was new and none when it exists (then the caller's statement must
+     * write nothing and the request takes {@link #acquire}'s path).
      * The primary key serialises concurrent duplicates: the second waits for the first statement's commit, then
      * finds the key. Nothing is committed when the statement fails, so a refusal leaves no key behind.
      */
-    public SqlPart claimNewPart(String cteName, IdempotentRequest request, UUID owner, String paymentId) {
+    public SqlPart claimNewPart(String cteName, IdempotentRequest request, UUID owner, String recoveryPoint,
+                                String resourceId) {
         Map<String, Parameter> values = new HashMap<>();
         values.put("keyMerchant", Parameter.from(request.merchantId()));
         values.put("keyKey", Parameter.from(request.key()));
         values.put("keyFingerprint", Parameter.from(request.fingerprint()));
         values.put("keyMethod", Parameter.from(request.method()));
         values.put("keyPath", Parameter.from(request.path()));
-        values.put("keyPayment", Parameter.from(paymentId));
+        values.put("keyRecoveryPoint", Parameter.from(RecoveryPoint.callerStep(recoveryPoint)));
+        values.put("keyResource", Parameter.from(resourceId));
         values.put("keyOwner", Parameter.from(owner));
         values.put("keyLockSeconds", Parameter.from(seconds(properties.lockTimeout())));
         values.put("keyRetentionSeconds", Parameter.from(seconds(properties.retention())));
         return new SqlPart(cteName + " as (" + """
                 insert into idempotency_keys (merchant_id, idempotency_key, fingerprint, request_method,
-                    request_path, recovery_point, payment_id, locked_by, locked_until, created_at, expires_at)
-                values (:keyMerchant, :keyKey, :keyFingerprint, :keyMethod, :keyPath, 'PAYMENT_CREATED', :keyPayment,
+                    request_path, recovery_point, resource_id, locked_by, locked_until, created_at, expires_at)
+                values (:keyMerchant, :keyKey, :keyFingerprint, :keyMethod, :keyPath, :keyRecoveryPoint, :keyResource,
                     :keyOwner, now() + make_interval(secs => :keyLockSeconds), now(),
                     now() + make_interval(secs => :keyRetentionSeconds))
                 on conflict (merchant_id, idempotency_key) do nothing
@@ -230,31 +231,18 @@ public class IdempotencyKeys {
                     returning 1 as key_finished)""", values);
     }
 
-    /** Records that the payment row is committed; runs inside the caller's transaction. */
-    public Mono<Void> advanceToPaymentCreated(KeyClaim claim, String paymentId) {
+    /**
+     * Records the caller's step {@code recoveryPoint}, committed with {@code resourceId} (e.g. the payment row it
+     * created); runs inside the caller's transaction, so the key never names a resource whose insert rolled back.
+     */
+    public Mono<Void> advanceTo(KeyClaim claim, String recoveryPoint, String resourceId) {
         return db.sql("""
                         update idempotency_keys
-                        set recovery_point = 'PAYMENT_CREATED', payment_id = :paymentId,
+                        set recovery_point = :recoveryPoint, resource_id = :resourceId,
                             locked_until = now() + make_interval(secs => :lockSeconds)
                         where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
-                .bind("paymentId", paymentId)
-                .bind("lockSeconds", seconds(properties.lockTimeout()))
-                .bind("merchant", claim.request().merchantId())
-                .bind("key", claim.request().key())
-                .bind("owner", claim.owner())
-                .fetch().rowsUpdated()
-                .flatMap(this::requireOwnership);
-    }
-
-    /** Records that the refund row is committed (its payment too); runs inside the caller's transaction. */
-    public Mono<Void> advanceToRefundCreated(KeyClaim claim, String paymentId, String refundId) {
-        return db.sql("""
-                        update idempotency_keys
-                        set recovery_point = 'REFUND_CREATED', payment_id = :paymentId, refund_id = :refundId,
-                            locked_until = now() + make_interval(secs => :lockSeconds)
-                        where merchant_id = :merchant and idempotency_key = :key and locked_by = :owner""")
-                .bind("paymentId", paymentId)
-                .bind("refundId", refundId)
+                .bind("recoveryPoint", RecoveryPoint.callerStep(recoveryPoint))
+                .bind("resourceId", resourceId)
                 .bind("lockSeconds", seconds(properties.lockTimeout()))
                 .bind("merchant", claim.request().merchantId())
                 .bind("key", claim.request().key())
@@ -338,9 +326,9 @@ public class IdempotencyKeys {
     }
 
     private ExistingKey existingKey(Readable row) {
-        RecoveryPoint recoveryPoint = RecoveryPoint.valueOf(row.get("recovery_point", String.class));
+        String recoveryPoint = row.get("recovery_point", String.class);
         StoredResponse response = null;
-        if (recoveryPoint == RecoveryPoint.FINISHED) {
+        if (RecoveryPoint.FINISHED.equals(recoveryPoint)) {
             ByteBuffer body = row.get("response_body", ByteBuffer.class);
             byte[] bytes = new byte[body.remaining()];
             body.get(bytes);
@@ -348,8 +336,8 @@ public class IdempotencyKeys {
                     fromJson(row.get("response_headers", Json.class)), bytes, false);
         }
         Integer secondsLeft = row.get("lock_seconds_left", Integer.class);
-        return new ExistingKey(row.get("fingerprint", String.class), recoveryPoint, row.get("payment_id", String.class),
-                row.get("refund_id", String.class),
+        return new ExistingKey(row.get("fingerprint", String.class), recoveryPoint,
+                row.get("resource_id", String.class),
                 Boolean.TRUE.equals(row.get("locked", Boolean.class)), secondsLeft == null ? 1 : secondsLeft,
                 Boolean.TRUE.equals(row.get("expired", Boolean.class)), response);
     }

@@ -4,13 +4,9 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This request attempt owns the key (as `owner`) and resumes from `recoveryPoint`; `paymentId` and `refundId` are
- * what the request committed so far (a refund request records both at REFUND_CREATED).
+ * This request attempt owns the key (as `owner`) and resumes from `recoveryPoint` ({@link RecoveryPoint#STARTED} or
+ * a step the caller named); `resourceId` is what the caller committed at that step (e.g. the payment's id), null at
+ * STARTED.
  */
-public record KeyClaim(IdempotentRequest request, UUID owner, RecoveryPoint recoveryPoint, @Nullable String paymentId,
-                       @Nullable String refundId) {
-
-    public KeyClaim(IdempotentRequest request, UUID owner, RecoveryPoint recoveryPoint, @Nullable String paymentId) {
-        this(request, owner, recoveryPoint, paymentId, null);
-    }
+public record KeyClaim(IdempotentRequest request, UUID owner, String recoveryPoint, @Nullable String resourceId) {
 }

@@ -8,7 +8,7 @@ public class AmountExceedsRefundable extends Refusal {
     private final long refundable;
 
     public AmountExceedsRefundable(String paymentId, long requested, long refundable, String currency) {
-        super((requested > 0 ? "A refund of " + requested + " " + currency : "A refund")
+        super("amount_exceeds_refundable", (requested > 0 ? "A refund of " + requested + " " + currency : "A refund")
                 + " exceeds what payment " + paymentId + " has left to refund: " + refundable + " " + currency
                 + " is refundable.");
         this.refundable = refundable;

@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class BookingCancelled extends Refusal {
 
     public BookingCancelled(String bookingId) {
-        super("Booking " + bookingId + " is cancelled; it takes no new payment.");
+        super("booking_cancelled", "Booking " + bookingId + " is cancelled; it takes no new payment.");
     }
 }

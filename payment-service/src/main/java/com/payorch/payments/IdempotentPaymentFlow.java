@@ -41,6 +41,11 @@ public class IdempotentPaymentFlow {
 
     private static final Logger log = LoggerFactory.getLogger(IdempotentPaymentFlow.class);
     private static final int FREE_ATTEMPTS = 8;
+    /**
+     * This flow's recovery point between the key's STARTED and FINISHED, with the payment's id: the payment row is
+     * committed (created, or moved back to PENDING by a retry); the connector may not know it yet.
+     */
+    private static final String PAYMENT_CREATED = "PAYMENT_CREATED";
 
     private final IdempotencyKeys keys;
     private final PaymentStore payments;
@@ -82,13 +87,13 @@ public class IdempotentPaymentFlow {
             // Until the statement commits nothing is claimed; a failure of it is answered like one after a claim.
             KeyClaim unclaimed = new KeyClaim(request, owner, RecoveryPoint.STARTED, null);
             return bookingGuard.guarded(stateChanges.create(merchantId, newPayment, connector, origin,
-                                    paymentId -> keys.claimNewPart("claimed", request, owner, paymentId)),
+                                    paymentId -> keys.claimNewPart("claimed", request, owner, PAYMENT_CREATED,
+                                            paymentId)),
                             merchantId, newPayment.bookingId())
                     .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse)
                     .onErrorResume(error -> giveBack(unclaimed, error).then(Mono.<PaymentWithHistory>empty()))
                     .flatMap(created -> {
-                        KeyClaim claim = new KeyClaim(request, owner, RecoveryPoint.PAYMENT_CREATED,
-                                created.payment().id());
+                        KeyClaim claim = new KeyClaim(request, owner, PAYMENT_CREATED, created.payment().id());
                         return submitAndFinishCreated(claim, created, response)
                                 .onErrorResume(error -> giveBack(claim, error));
                     })
@@ -168,14 +173,15 @@ public class IdempotentPaymentFlow {
         Mono<Payment> created = switch (claim.recoveryPoint()) {
             // Retried from a fresh read when it lost an optimistic-locking race: a retry that lost to another retry of
             // the same payment then sees it no longer FAILED and is refused as an invalid transition.
-            case STARTED -> retryingTransaction.run(() -> firstStep.apply(claim)
-                            .flatMap(payment -> keys.advanceToPaymentCreated(claim, payment.payment().id())
+            case RecoveryPoint.STARTED -> retryingTransaction.run(() -> firstStep.apply(claim)
+                            .flatMap(payment -> keys.advanceTo(claim, PAYMENT_CREATED, payment.payment().id())
                                     .thenReturn(payment.payment())))
                     .onErrorResume(BookingGuard.RaceLost.class, bookingGuard::refuse);
-            case PAYMENT_CREATED -> payments.find(claim.request().merchantId(), claim.paymentId())
-                    .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + claim.paymentId() + " vanished")));
-            case REFUND_CREATED -> Mono.error(new IllegalStateException("a refund's key never resumes a payment"));
-            case FINISHED -> Mono.error(new IllegalStateException("a finished key is replayed, not resumed"));
+            case PAYMENT_CREATED -> payments.find(claim.request().merchantId(), claim.resourceId())
+                    .switchIfEmpty(Mono.error(() -> new IllegalStateException("payment " + claim.resourceId()
+                            + " vanished")));
+            default -> Mono.error(new IllegalStateException("a payment request cannot resume at "
+                    + claim.recoveryPoint()));
         };
         return created.flatMap(payment -> submitAndFinish(claim, payment, response));
     }

@@ -11,6 +11,7 @@ import com.payorch.idempotency.IdempotencyRequestInProgress;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.KeyAcquisition;
 import com.payorch.idempotency.KeyClaim;
+import com.payorch.idempotency.RecoveryPoint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.DatabaseErrors;
@@ -40,6 +41,11 @@ public class IdempotentRefundFlow {
     public static final String CONNECTOR_REFUSED = "connector_refused";
 
     private static final Logger log = LoggerFactory.getLogger(IdempotentRefundFlow.class);
+    /**
+     * This flow's recovery point between the key's STARTED and FINISHED, with the refund's id: the refund row is
+     * committed (PENDING, its amount reserved); the connector may not know it yet.
+     */
+    private static final String REFUND_CREATED = "REFUND_CREATED";
 
     private final IdempotencyKeys keys;
     private final Refunds refunds;
@@ -75,14 +81,14 @@ public class IdempotentRefundFlow {
                                         @Nullable String reason, RefundResponse response) {
         String merchantId = claim.request().merchantId();
         Mono<Refund> created = switch (claim.recoveryPoint()) {
-            case STARTED -> transaction.transactional(Mono.defer(() -> refunds.create(merchantId, paymentId, amount,
-                            reason)
-                    .flatMap(refund -> keys.advanceToRefundCreated(claim, refund.paymentId(), refund.id())
+            case RecoveryPoint.STARTED -> transaction.transactional(Mono.defer(() -> refunds.create(merchantId,
+                            paymentId, amount, reason)
+                    .flatMap(refund -> keys.advanceTo(claim, REFUND_CREATED, refund.id())
                             .thenReturn(refund))));
-            case REFUND_CREATED -> store.find(merchantId, claim.refundId())
-                    .switchIfEmpty(Mono.error(() -> new IllegalStateException("refund " + claim.refundId()
+            case REFUND_CREATED -> store.find(merchantId, claim.resourceId())
+                    .switchIfEmpty(Mono.error(() -> new IllegalStateException("refund " + claim.resourceId()
                             + " vanished")));
-            case PAYMENT_CREATED, FINISHED -> Mono.error(new IllegalStateException(
+            default -> Mono.error(new IllegalStateException(
                     "a refund request cannot resume at " + claim.recoveryPoint()));
         };
         return created.flatMap(refund -> sendAndFinish(claim, refund, response));

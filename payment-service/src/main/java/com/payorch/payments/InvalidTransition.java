@@ -8,6 +8,6 @@ import com.payorch.support.Refusal;
 public class InvalidTransition extends Refusal {
 
     public InvalidTransition(PaymentStatus from, PaymentEvent event) {
-        super("Event " + event + " is not allowed for a payment in status " + from + ".");
+        super("invalid_transition", "Event " + event + " is not allowed for a payment in status " + from + ".");
     }
 }

@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class PaymentNotFound extends Refusal {
 
     public PaymentNotFound(String paymentId) {
-        super("No payment " + paymentId + ".");
+        super("not_found", "No payment " + paymentId + ".");
     }
 }

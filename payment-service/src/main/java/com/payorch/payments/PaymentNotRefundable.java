@@ -7,6 +7,7 @@ import com.payorch.support.Refusal;
 public class PaymentNotRefundable extends Refusal {
 
     public PaymentNotRefundable(String paymentId, PaymentStatus status) {
-        super("Payment " + paymentId + " is " + status + "; only a COMPLETED payment can be refunded.");
+        super("payment_not_refundable",
+                "Payment " + paymentId + " is " + status + "; only a COMPLETED payment can be refunded.");
     }
 }

@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class RefundNotFound extends Refusal {
 
     public RefundNotFound(String refundId) {
-        super("No refund " + refundId + ".");
+        super("not_found", "No refund " + refundId + ".");
     }
 }

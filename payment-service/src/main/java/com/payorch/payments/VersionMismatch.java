@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class VersionMismatch extends Refusal {
 
     public VersionMismatch(String detail) {
-        super(detail);
+        super("version_mismatch", detail);
     }
 }

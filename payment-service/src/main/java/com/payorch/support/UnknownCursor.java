@@ -4,7 +4,8 @@ package com.payorch.support;
 public class UnknownCursor extends Refusal {
 
     public UnknownCursor(String startingAfter) {
-        super("Query parameter 'starting_after' must be the id of an item in this list; " + startingAfter
+        super("invalid_request",
+                "Query parameter 'starting_after' must be the id of an item in this list; " + startingAfter
                 + " is not one.");
     }
 }

@@ -4,6 +4,7 @@ package com.payorch.support;
 public class UnstorableText extends Refusal {
 
     public UnstorableText() {
-        super("The request contains characters that cannot be stored (such as U+0000 or invalid UTF-8).");
+        super("invalid_request",
+                "The request contains characters that cannot be stored (such as U+0000 or invalid UTF-8).");
     }
 }

@@ -1,5 +1,10 @@
 package com.payorch.web;
 
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
 
 /** The stable, machine-readable `code` of every problem response, with its HTTP status and title. */
@@ -34,6 +39,9 @@ public enum ProblemCode {
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable"),
     INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
+    private static final Map<String, ProblemCode> BY_CODE = Arrays.stream(values())
+            .collect(Collectors.toUnmodifiableMap(ProblemCode::code, Function.identity()));
+
     private final HttpStatus status;
     private final String title;
 
@@ -52,6 +60,11 @@ public enum ProblemCode {
 
     public String code() {
         return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The problem code whose {@link #code()} this is: how a domain refusal, which names only the string, is mapped. */
+    public static Optional<ProblemCode> byCode(String code) {
+        return Optional.ofNullable(BY_CODE.get(code));
     }
 
     /** A stable, absolute URI per code (RFC 9457 `type`); documented in the README. */

@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class WebhookEndpointUnknown extends Refusal {
 
     public WebhookEndpointUnknown() {
-        super("No such webhook endpoint.");
+        super("not_found", "No such webhook endpoint.");
     }
 }

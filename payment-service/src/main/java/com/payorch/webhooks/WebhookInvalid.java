@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class WebhookInvalid extends Refusal {
 
     public WebhookInvalid(String detail) {
-        super(detail);
+        super("webhook_invalid", detail);
     }
 }

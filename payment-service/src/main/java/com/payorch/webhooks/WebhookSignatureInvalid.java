@@ -6,6 +6,6 @@ import com.payorch.support.Refusal;
 public class WebhookSignatureInvalid extends Refusal {
 
     public WebhookSignatureInvalid() {
-        super("The webhook signature could not be verified.");
+        super("webhook_signature_invalid", "The webhook signature could not be verified.");
     }
 }

@@ -9,6 +9,6 @@ import com.payorch.support.Refusal;
 public class WebhookSignatureRejected extends Refusal {
 
     public WebhookSignatureRejected() {
-        super("The webhook signature could not be verified.");
+        super("webhook_signature_rejected", "The webhook signature could not be verified.");
     }
 }

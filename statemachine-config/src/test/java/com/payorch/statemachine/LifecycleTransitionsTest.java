@@ -31,6 +31,25 @@ class LifecycleTransitionsTest {
                 new LifecycleTransition("PENDING", "FAIL", "FAILED"));
     }
 
+    @Test
+    void bookingTransitionsAreTheDefinitionsTable() {
+        assertThat(new BookingLifecycle().transitions()).containsExactly(
+                new LifecycleTransition(null, "CREATE", "AWAITING_PAYMENT"),
+                new LifecycleTransition("AWAITING_PAYMENT", "ACTIVATE", "ACTIVE"),
+                new LifecycleTransition("ACTIVE", "CANCEL", "CANCELLED"));
+    }
+
+    @Test
+    void attemptTransitionsAreTheDefinitionsTable() {
+        assertThat(new AttemptLifecycle().transitions()).containsExactly(
+                new LifecycleTransition(null, "CREATE", "PENDING"),
+                new LifecycleTransition("PENDING", "SUBMIT", "PROCESSING"),
+                new LifecycleTransition("PENDING", "FAIL", "FAILED"),
+                new LifecycleTransition("PROCESSING", "SUCCEED", "SUCCEEDED"),
+                new LifecycleTransition("PROCESSING", "FAIL", "FAILED"),
+                new LifecycleTransition("FAILED", "CHARGE_ORPHANED", "SUCCEEDED"));
+    }
+
     /** The description and the decisions come from the same definition: every allowed row of the table is listed. */
     @Test
     void everyAllowedPaymentTransitionIsDescribedAndNoOther() {

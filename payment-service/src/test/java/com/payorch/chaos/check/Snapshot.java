@@ -118,10 +118,12 @@ record Snapshot(
                                 from refunds order by created_at, id""",
                                 rs -> new Refund(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
                                         rs.getString(5), rs.getString(6), rs.getString(7), rs.getBoolean(8))),
+                        // a refund request's key names its refund (resource_id), whose row names the payment
                         list(connection, """
-                                select merchant_id, idempotency_key, request_method, request_path, recovery_point,
-                                       payment_id, refund_id, response_status
-                                from idempotency_keys""",
+                                select k.merchant_id, k.idempotency_key, k.request_method, k.request_path,
+                                       k.recovery_point, coalesce(r.payment_id, k.resource_id), r.id,
+                                       k.response_status
+                                from idempotency_keys k left join refunds r on r.id = k.resource_id""",
                                 rs -> new IdempotencyKey(rs.getString(1), rs.getString(2), rs.getString(3),
                                         rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
                                         (Integer) rs.getObject(8))),

@@ -1,0 +1,32 @@
+package com.payorch.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.statemachine.RefundStatus;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SqlLiteralsTest {
+
+    @Test
+    void anEnumConstantIsItsQuotedName() {
+        assertThat(SqlLiterals.of(RefundStatus.SUCCEEDED)).isEqualTo("'SUCCEEDED'");
+    }
+
+    /** The same text as the partial indexes' predicates (V1, V6), so PostgreSQL can use them. */
+    @Test
+    void aSetIsAParenthesisedListInDeclarationOrder() {
+        assertThat(SqlLiterals.in(PaymentStatus.UNSETTLED)).isEqualTo("('PENDING', 'PROCESSING')");
+        assertThat(SqlLiterals.in(PaymentStatus.LIVE)).isEqualTo("('PENDING', 'PROCESSING', 'COMPLETED')");
+        assertThat(SqlLiterals.in(List.of(PaymentStatus.COMPLETED, PaymentStatus.PENDING)))
+                .isEqualTo("('PENDING', 'COMPLETED')");
+    }
+
+    @Test
+    void anEmptySetIsRefusedRatherThanWrittenAsInvalidSql() {
+        assertThatIllegalArgumentException().isThrownBy(() -> SqlLiterals.in(EnumSet.noneOf(PaymentStatus.class)));
+    }
+}
