@@ -1,5 +1,7 @@
 package com.payorch.connectors.sandbox;
 
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.SqlLiterals;
 import java.time.Duration;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
@@ -13,6 +15,9 @@ import reactor.core.publisher.Mono;
  */
 @Component
 class SandboxChargeRetention {
+
+    /** The payments a charge may still be needed for: resubmitted or reconciled with it. */
+    private static final String AWAITING_THE_GATEWAY = SqlLiterals.in(PaymentStatus.UNSETTLED);
 
     private final DatabaseClient db;
 
@@ -31,12 +36,13 @@ class SandboxChargeRetention {
                                     and (not c.webhooks_due or c.webhooks_finished_at is not null)
                                     and not exists (select 1 from payments p
                                                     where p.id = c.payment_id
-                                                      and p.status in ('PENDING', 'PROCESSING'))
+                                                      and p.status in %s)
                                   order by c.created_at
                                   limit :batch))
                           and status <> 'processing'
                           and created_at < now() - make_interval(secs => :retentionSeconds)
-                          and (not webhooks_due or webhooks_finished_at is not null)""")
+                          and (not webhooks_due or webhooks_finished_at is not null)""".formatted(
+                        AWAITING_THE_GATEWAY))
                 .bind("retentionSeconds", (double) retention.toSeconds())
                 .bind("batch", batchSize)
                 .fetch().rowsUpdated();
