@@ -1,5 +1,6 @@
 package com.payorch.connectors;
 
+import com.payorch.connectors.braintree.BraintreeGateway;
 import com.payorch.gateway.ConnectorRoutes;
 import com.payorch.gateway.GatewayProperties;
 import com.payorch.gateway.PaymentGateway;
@@ -33,13 +34,14 @@ class ConnectorConfiguration {
     @Bean
     @Primary
     ConnectorRouter connectorRouter(SandboxGateway sandbox, GatewayProperties gateway, ConnectorProperties properties,
-                                    Scheduler connectorScheduler) {
+                                    Scheduler connectorScheduler, BraintreeGateway braintree) {
         Map<String, PaymentGateway> connectors = new LinkedHashMap<>();
         connectors.put(SandboxGateway.NAME, new TimeLimitedGateway(sandbox, gateway.timeout()));
         connectors.put(StripeGateway.NAME, new TimeLimitedGateway(new StripeGateway(properties, connectorScheduler),
                 gateway.timeout()));
         connectors.put(AdyenGateway.NAME, new TimeLimitedGateway(new AdyenGateway(properties, connectorScheduler),
                 gateway.timeout()));
+        connectors.put(BraintreeGateway.NAME, new TimeLimitedGateway(braintree, gateway.timeout()));
         return new ConnectorRouter(connectors, properties);
     }
 }
