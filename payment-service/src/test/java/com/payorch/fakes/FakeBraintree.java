@@ -168,8 +168,9 @@ public final class FakeBraintree implements AutoCloseable {
      * `public-key|HMAC-SHA1(private key, payload)` as the SDK's `WebhookTestingGateway` does.
      */
     public synchronized String webhook(String kind, String transactionId, String publicKey, String privateKey) {
-        Map<String, String> fields = notification(kind, transactionXml(transactions.get(transactionId)), publicKey,
-                privateKey);
+        String subject = transactionId == null ? "<check type=\"boolean\">true</check>"
+                : transactionXml(transactions.get(transactionId));
+        Map<String, String> fields = notification(kind, subject, publicKey, privateKey);
         return "bt_signature=" + URLEncoder.encode(fields.get("bt_signature"), StandardCharsets.UTF_8)
                 + "&bt_payload=" + URLEncoder.encode(fields.get("bt_payload"), StandardCharsets.UTF_8);
     }
