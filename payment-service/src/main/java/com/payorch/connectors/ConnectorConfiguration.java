@@ -1,6 +1,5 @@
 package com.payorch.connectors;
 
-import com.payorch.connectors.braintree.BraintreeGateway;
 import com.payorch.gateway.ConnectorRoutes;
 import com.payorch.gateway.GatewayProperties;
 import com.payorch.gateway.PaymentGateway;
@@ -8,6 +7,7 @@ import com.payorch.gateway.TimeLimitedGateway;
 import com.payorch.gateway.sandbox.SandboxGateway;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -34,14 +34,15 @@ class ConnectorConfiguration {
     @Bean
     @Primary
     ConnectorRouter connectorRouter(SandboxGateway sandbox, GatewayProperties gateway, ConnectorProperties properties,
-                                    Scheduler connectorScheduler, BraintreeGateway braintree) {
+                                    Scheduler connectorScheduler,
+                                    @Qualifier("braintreeGateway") PaymentGateway braintree) {
         Map<String, PaymentGateway> connectors = new LinkedHashMap<>();
         connectors.put(SandboxGateway.NAME, new TimeLimitedGateway(sandbox, gateway.timeout()));
         connectors.put(StripeGateway.NAME, new TimeLimitedGateway(new StripeGateway(properties, connectorScheduler),
                 gateway.timeout()));
         connectors.put(AdyenGateway.NAME, new TimeLimitedGateway(new AdyenGateway(properties, connectorScheduler),
                 gateway.timeout()));
-        connectors.put(BraintreeGateway.NAME, new TimeLimitedGateway(braintree, gateway.timeout()));
+        connectors.put(braintree.name(), new TimeLimitedGateway(braintree, gateway.timeout()));
         return new ConnectorRouter(connectors, properties);
     }
 }
