@@ -380,6 +380,25 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
                                 .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
                                 .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+        paths.addPathItem("/v1/webhooks/braintree/{merchantId}", new PathItem()
+                .post(op("receiveBraintreeWebhook", "A Braintree notification for one merchant's Braintree account",
+                        "Authenticated by its `bt_signature` (checked by braintree-java with the merchant's Braintree"
+                                + " keys), not by an API key. Deduplicated by kind + transaction id. Kinds used:"
+                                + " `transaction_settled`, `transaction_settlement_declined` (a sale or a refund's"
+                                + " credit), `refund_failed`; others are answered `ignored`. The body is Braintree's"
+                                + " form (see docs/connectors.md).")
+                        .security(List.of())
+                        .addParametersItem(path("merchantId", "the merchant whose Braintree account sends it"))
+                        .requestBody(new RequestBody().required(true).content(new Content().addMediaType(
+                                "application/x-www-form-urlencoded", new MediaType().schema(new ObjectSchema()
+                                        .description("Braintree's form: `bt_signature` and `bt_payload`")))))
+                        .responses(responses(false)
+                                .addApiResponse("200", json("What became of it", "WebhookAnswer"))
+                                .addApiResponse("400", problem(ProblemCode.WEBHOOK_INVALID, ProblemCode.INVALID_REQUEST))
+                                .addApiResponse("401", problem(ProblemCode.WEBHOOK_SIGNATURE_INVALID))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         paths.addPathItem("/v1/webhooks/adyen/{merchantId}", new PathItem()
                 .post(op("receiveAdyenNotifications", "A batch of Adyen notifications for one merchant's account",
                         "Not authenticated by an API key: each NotificationRequestItem is verified with the merchant's"
