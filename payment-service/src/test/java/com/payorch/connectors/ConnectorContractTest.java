@@ -81,6 +81,10 @@ public abstract class ConnectorContractTest {
     /** The same webhook signed with a secret that is not the merchant's. */
     protected abstract RawWebhook forged(GatewayOutcome charge, long amount, String currency);
 
+    /** The connector settles the charge (a connector that refunds only settled charges); nothing by default. */
+    protected void settle(GatewayOutcome charge) {
+    }
+
     protected String currency() {
         return "EUR";
     }
@@ -145,6 +149,7 @@ public abstract class ConnectorContractTest {
         assumeTrue(connector().capabilities().contains(ConnectorCapability.REFUNDS), "the connector refunds");
         ChargeRequest request = newRequest();
         GatewayOutcome charged = submit(connector().gateway(), request);
+        settle(charged);
         RefundRequest refund = new RefundRequest("re_" + UUID.randomUUID().toString().replace("-", ""),
                 request.paymentId(), 1, charged.reference(), 1000, request.currency(), merchantId(),
                 connector().name());

@@ -1,0 +1,166 @@
+package com.payorch.connectors.braintree;
+
+import com.braintreegateway.Transaction;
+import com.braintreegateway.WebhookNotification;
+import com.braintreegateway.WebhookNotificationGateway;
+import com.braintreegateway.exceptions.InvalidSignatureException;
+import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.MappedStatus;
+import com.payorch.webhooks.WebhookEndpointUnknown;
+import com.payorch.webhooks.WebhookInvalid;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+
+/**
+ * Braintree's webhooks, one endpoint per merchant (`POST /v1/webhooks/braintree/{merchantId}`): a form with
+ * `bt_signature` and `bt_payload`, verified and parsed by the SDK's {@link WebhookNotificationGateway} with the
+ * merchant's public and private key (a failure is the pipeline's signature failure).
+ * <ul>
+ *   <li>`transaction_settled` / `transaction_settlement_declined` about a sale: the charge's outcome (SUCCEEDED /
+ *       FAILED `settlement_declined: …`), reference = the transaction id, payment = the payment id in its
+ *       `orderId` (the attempt's key);</li>
+ *   <li>the same kinds about a credit (a refund, `refunded-transaction-id` set), and `refund_failed`: the refund's
+ *       outcome, bound to our refund id, the credit's `orderId`;</li>
+ *   <li>any other kind: answered `ignored`, nothing recorded.</li>
+ * </ul>
+ * Receipt id: `braintree:<kind>:<transaction id>` (a transaction settles or is declined once, so Braintree's
+ * redelivery of the notification is a duplicate).
+ */
+public class BraintreeWebhooks {
+
+    private static final Pattern ATTEMPT_SUFFIX = Pattern.compile("-attempt-\\d+$");
+
+    private final BraintreeSettings settings;
+    private final BraintreeAccounts accounts;
+
+    public BraintreeWebhooks(BraintreeSettings settings, BraintreeAccounts accounts) {
+        this.settings = settings;
+        this.accounts = accounts;
+    }
+
+    /** The adapter for one merchant's Braintree endpoint. */
+    public ConnectorWebhooks forMerchant(@Nullable String merchantId) {
+        BraintreeAccounts.Account account = accounts.of(merchantId);
+        if (account == null) {
+            throw new WebhookEndpointUnknown();
+        }
+        return new Adapter(merchantId,
+                new WebhookNotificationGateway(BraintreeGateway.configuration(settings, account)));
+    }
+
+    private static final class Adapter implements ConnectorWebhooks {
+
+        private final String merchantId;
+        private final WebhookNotificationGateway sdk;
+
+        Adapter(String merchantId, WebhookNotificationGateway sdk) {
+            this.merchantId = merchantId;
+            this.sdk = sdk;
+        }
+
+        @Override
+        public String connector() {
+            return BraintreeGateway.NAME;
+        }
+
+        @Override
+        public String merchantId() {
+            return merchantId;
+        }
+
+        @Override
+        public boolean verify(HttpHeaders headers, byte[] rawBody) {
+            Map<String, String> form = form(rawBody);
+            String signature = form.get("bt_signature");
+            String payload = form.get("bt_payload");
+            if (signature == null || payload == null) {
+                return false;
+            }
+            try {
+                sdk.parse(signature, payload);
+                return true;
+            } catch (InvalidSignatureException e) {
+                return false;
+            } catch (RuntimeException signedButUnreadable) {
+                return true;
+            }
+        }
+
+        @Override
+        public List<ConnectorNotification> parse(HttpHeaders headers, byte[] rawBody) {
+            Map<String, String> form = form(rawBody);
+            WebhookNotification notification;
+            try {
+                notification = sdk.parse(form.get("bt_signature"), form.get("bt_payload"));
+            } catch (RuntimeException e) {
+                throw new WebhookInvalid("The payload is not a Braintree notification.");
+            }
+            WebhookNotification.Kind kind = notification.getKind();
+            if (kind != WebhookNotification.Kind.TRANSACTION_SETTLED
+                    && kind != WebhookNotification.Kind.TRANSACTION_SETTLEMENT_DECLINED
+                    && kind != WebhookNotification.Kind.REFUND_FAILED) {
+                return List.of();
+            }
+            Transaction transaction = notification.getTransaction();
+            if (transaction == null || transaction.getId() == null || transaction.getAmount() == null
+                    || transaction.getCurrencyIsoCode() == null || transaction.getOrderId() == null) {
+                throw new WebhookInvalid("A transaction notification needs the transaction's id, amount, currency"
+                        + " and order id.");
+            }
+            String type = kind.toString();
+            String currency = transaction.getCurrencyIsoCode().toUpperCase(Locale.ROOT);
+            long amount;
+            try {
+                amount = BraintreeAmounts.minorUnits(transaction.getAmount(), currency);
+            } catch (ArithmeticException | IllegalArgumentException e) {
+                throw new WebhookInvalid("The transaction's amount or currency is not valid.");
+            }
+            String receiptId = "braintree:" + type + ":" + transaction.getId();
+            boolean refund = kind == WebhookNotification.Kind.REFUND_FAILED
+                    || transaction.getType() == Transaction.Type.CREDIT;
+            MappedStatus mapped = BraintreeStatuses.of(transaction);
+            GatewayStatus status = switch (kind) {
+                case TRANSACTION_SETTLED -> GatewayStatus.SUCCEEDED;
+                default -> GatewayStatus.FAILED;
+            };
+            String failureReason = status == GatewayStatus.FAILED
+                    ? (mapped.status() == GatewayStatus.FAILED ? mapped.failureReason() : type) : null;
+            if (refund) {
+                return List.of(new ConnectorNotification(receiptId, type, null, transaction.getId(), status, amount,
+                        currency, failureReason, transaction.getOrderId()));
+            }
+            return List.of(new ConnectorNotification(receiptId, type, paymentId(transaction.getOrderId()),
+                    transaction.getId(), status, amount, currency, failureReason));
+        }
+    }
+
+    /** The payment id in an attempt's key (`pay_…` or `pay_…-attempt-N`). */
+    static String paymentId(String orderId) {
+        return ATTEMPT_SUFFIX.matcher(orderId).replaceFirst("");
+    }
+
+    private static Map<String, String> form(byte[] rawBody) {
+        Map<String, String> form = new HashMap<>();
+        for (String pair : new String(rawBody, StandardCharsets.UTF_8).split("&")) {
+            int equals = pair.indexOf('=');
+            if (equals > 0) {
+                try {
+                    form.putIfAbsent(URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+                            URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException malformed) {
+                    // a malformed escape: the field is absent, so the signature check fails
+                }
+            }
+        }
+        return form;
+    }
+}

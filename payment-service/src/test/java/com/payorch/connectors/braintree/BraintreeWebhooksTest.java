@@ -1,0 +1,111 @@
+package com.payorch.connectors.braintree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.payorch.fakes.FakeBraintree;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.webhooks.WebhookEndpointUnknown;
+import com.payorch.webhooks.WebhookInvalid;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
+
+/** {@link BraintreeWebhooks} on its own: the SDK's verification, the kinds it reads, the refunds it binds. */
+class BraintreeWebhooksTest {
+
+    private static final BraintreeWebhooks WEBHOOKS = new BraintreeWebhooks(new BraintreeSettings(), accounts());
+
+    private static BraintreeAccounts accounts() {
+        BraintreeAccounts.Account account = new BraintreeAccounts.Account();
+        account.setMerchantId("bt_m");
+        account.setPublicKey("pub_m");
+        account.setPrivateKey("priv_m");
+        BraintreeAccounts.Merchant merchant = new BraintreeAccounts.Merchant();
+        merchant.getConnectors().setBraintree(account);
+        BraintreeAccounts.Merchant partial = new BraintreeAccounts.Merchant();
+        BraintreeAccounts.Account noPrivateKey = new BraintreeAccounts.Account();
+        noPrivateKey.setMerchantId("bt_p");
+        noPrivateKey.setPublicKey("pub_p");
+        partial.getConnectors().setBraintree(noPrivateKey);
+        BraintreeAccounts accounts = new BraintreeAccounts();
+        accounts.setMerchants(Map.of("m", merchant, "partial", partial));
+        return accounts;
+    }
+
+    private static byte[] form(String kind, String subject, String privateKey) {
+        Map<String, String> fields = FakeBraintree.notification(kind, subject, "pub_m", privateKey);
+        return ("bt_signature=" + URLEncoder.encode(fields.get("bt_signature"), StandardCharsets.UTF_8)
+                + "&bt_payload=" + URLEncoder.encode(fields.get("bt_payload"), StandardCharsets.UTF_8))
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String transaction(String id, String type, String status, String orderId, String refunded) {
+        return "<transaction><id>" + id + "</id><type>" + type + "</type><status>" + status + "</status>"
+                + "<amount>4.00</amount><currency-iso-code>EUR</currency-iso-code><order-id>" + orderId
+                + "</order-id>" + (refunded == null ? "" : "<refunded-transaction-id>" + refunded
+                + "</refunded-transaction-id>") + "</transaction>";
+    }
+
+    @Test
+    void aSettledSaleIsTheChargesSuccessForThePaymentInItsOrderId() {
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+        byte[] body = form("transaction_settled", transaction("t1", "sale", "settled", "pay_1-attempt-2", null),
+                "priv_m");
+
+        assertThat(adapter.verify(new HttpHeaders(), body)).isTrue();
+        assertThat(adapter.parse(new HttpHeaders(), body)).containsExactly(new ConnectorNotification(
+                "braintree:transaction_settled:t1", "transaction_settled", "pay_1", "t1", GatewayStatus.SUCCEEDED,
+                400, "EUR", null));
+    }
+
+    @Test
+    void aSettledCreditAndAFailedRefundSettleTheRefundInTheCreditsOrderId() {
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+
+        assertThat(adapter.parse(new HttpHeaders(), form("transaction_settled",
+                transaction("c1", "credit", "settled", "re_1", "t1"), "priv_m"))).containsExactly(
+                new ConnectorNotification("braintree:transaction_settled:c1", "transaction_settled", null, "c1",
+                        GatewayStatus.SUCCEEDED, 400, "EUR", null, "re_1"));
+        ConnectorNotification failed = adapter.parse(new HttpHeaders(), form("refund_failed",
+                transaction("c2", "credit", "processor_declined", "re_2", "t1"), "priv_m")).get(0);
+        assertThat(failed.refundId()).isEqualTo("re_2");
+        assertThat(failed.status()).isEqualTo(GatewayStatus.FAILED);
+        assertThat(failed.failureReason()).isEqualTo("processor_declined");
+    }
+
+    @Test
+    void otherKindsAreNotRead() {
+        assertThat(WEBHOOKS.forMerchant("m").parse(new HttpHeaders(), form("check",
+                "<check type=\"boolean\">true</check>", "priv_m"))).isEmpty();
+    }
+
+    @Test
+    void aSignatureOfAnotherKeyOrNoFormAtAllFailsVerification() {
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+
+        assertThat(adapter.verify(new HttpHeaders(), form("transaction_settled",
+                transaction("t1", "sale", "settled", "pay_1", null), "priv_other"))).isFalse();
+        assertThat(adapter.verify(new HttpHeaders(), "{\"kind\": \"transaction_settled\"}"
+                .getBytes(StandardCharsets.UTF_8))).isFalse();
+    }
+
+    @Test
+    void aSignedTransactionWithoutAmountOrCurrencyIsInvalid() {
+        String subject = "<transaction><id>t1</id><type>sale</type><status>settled</status><order-id>pay_1"
+                + "</order-id></transaction>";
+
+        assertThatThrownBy(() -> WEBHOOKS.forMerchant("m").parse(new HttpHeaders(),
+                form("transaction_settled", subject, "priv_m"))).isInstanceOf(WebhookInvalid.class);
+    }
+
+    @Test
+    void unknownMerchantsAndIncompleteAccountsHaveNoEndpoint() {
+        assertThatThrownBy(() -> WEBHOOKS.forMerchant("nobody")).isInstanceOf(WebhookEndpointUnknown.class);
+        assertThatThrownBy(() -> WEBHOOKS.forMerchant("partial")).isInstanceOf(WebhookEndpointUnknown.class);
+    }
+}
