@@ -25,7 +25,7 @@ import reactor.core.publisher.Mono;
  *       when the outcome is late or out of order;</li>
  *   <li>about a superseded attempt: never a change of the payment; if that attempt took the money, it is an
  *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event and a PENDING refund
- *       of it ({@code reason} {@code orphaned_charge}, {@link Refunds#createForOrphan}).</li>
+ *       of it ({@code reason} {@code orphaned_charge}, {@link OrphanedChargeRefunds}).</li>
  * </ul>
  * The caller's versioned write makes this safe against a RETRY that starts a new attempt meanwhile.
  */
@@ -38,10 +38,10 @@ public class GatewayOutcomes {
     private final PaymentStore payments;
     private final EventStore events;
     private final Clock clock;
-    private final Refunds refunds;
+    private final OrphanedChargeRefunds refunds;
 
     public GatewayOutcomes(PaymentStateChanges stateChanges, PaymentStore payments, EventStore events, Clock clock,
-                           Refunds refunds) {
+                           OrphanedChargeRefunds refunds) {
         this.stateChanges = stateChanges;
         this.payments = payments;
         this.events = events;

@@ -2,10 +2,10 @@ package com.payorch.recovery;
 
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.PaymentGateway;
-import com.payorch.payments.IdempotentRefundFlow;
-import com.payorch.payments.Refund;
-import com.payorch.payments.RefundStore;
-import com.payorch.payments.Refunds;
+import com.payorch.refunds.IdempotentRefundFlow;
+import com.payorch.refunds.Refund;
+import com.payorch.refunds.internal.RefundStore;
+import com.payorch.refunds.Refunds;
 import com.payorch.payments.RetryingTransaction;
 import java.util.Optional;
 import org.slf4j.Logger;

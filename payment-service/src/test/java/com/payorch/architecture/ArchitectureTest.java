@@ -4,9 +4,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.PackageMatcher;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.stereotype.Controller;
@@ -28,10 +32,30 @@ class ArchitectureTest {
                 .importPackages("com.payorch");
     }
 
+    /**
+     * Each package is a slice, except that a feature's {@code internal} package (its stores) is part of the feature:
+     * the feature's services use it and it reads and writes the feature's types.
+     */
     @Test
     void packagesHaveNoCycles() {
-        slices().matching("com.payorch.(**)").should().beFreeOfCycles().check(classes);
+        slices().assignedFrom(PACKAGES_WITH_THEIR_INTERNALS).should().beFreeOfCycles().check(classes);
     }
+
+    private static final SliceAssignment PACKAGES_WITH_THEIR_INTERNALS = new SliceAssignment() {
+        private final PackageMatcher packages = PackageMatcher.of("com.payorch.(**)");
+
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            return packages.match(javaClass.getPackageName())
+                    .map(match -> SliceIdentifier.of(match.getGroup(1).replaceFirst("\\.internal(\\..*)?$", "")))
+                    .orElse(SliceIdentifier.ignore());
+        }
+
+        @Override
+        public String getDescription() {
+            return "packages of com.payorch, each with its internal package";
+        }
+    };
 
     @Test
     void springStatemachineStaysInsideStatemachineConfig() {

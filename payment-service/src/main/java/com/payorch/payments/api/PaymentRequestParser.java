@@ -122,12 +122,12 @@ public class PaymentRequestParser {
 
     /** The retry endpoint takes no parameters: an empty body or `{}`. */
     /** A refund request: `amount` (optional, integer >= 1) and `reason` (optional, at most 200 characters). */
-    record RefundFields(Long amount, String reason) {
+    public record RefundFields(Long amount, String reason) {
     }
 
     static final int MAX_REFUND_REASON = 200;
 
-    RefundFields parseRefund(JsonNode body) {
+    public RefundFields parseRefund(JsonNode body) {
         requireObject(body);
         rejectUnknownMembers(body, Set.of("amount", "reason"));
         Long amount = integer(body, "amount");

@@ -1,15 +1,16 @@
-package com.payorch.payments.api;
+package com.payorch.refunds.api;
 
+import com.payorch.payments.api.PaymentRequestParser;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.idempotency.api.IdempotencyKeyHeader;
-import com.payorch.payments.IdempotentRefundFlow;
+import com.payorch.refunds.IdempotentRefundFlow;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.PaymentStore;
-import com.payorch.payments.RefundNotFound;
-import com.payorch.payments.RefundResponse;
-import com.payorch.payments.RefundStore;
+import com.payorch.refunds.RefundNotFound;
+import com.payorch.refunds.RefundResponse;
+import com.payorch.refunds.internal.RefundStore;
 import com.payorch.support.PageRequest;
 import com.payorch.web.Detached;
 import com.payorch.web.Pagination;

@@ -1,5 +1,7 @@
-package com.payorch.payments;
+package com.payorch.refunds;
 
+import com.payorch.payments.RetryingTransaction;
+import com.payorch.refunds.internal.RefundStore;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.GatewayUnavailableException;
@@ -25,7 +27,7 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
 /**
- * Drives an idempotent refund request through its recovery points, like {@link IdempotentPaymentFlow}:
+ * Drives an idempotent refund request through its recovery points, like {@link com.payorch.payments.IdempotentPaymentFlow}:
  * <pre>
  *   STARTED ──tx: refund PENDING (amount reserved) + key──▶ REFUND_CREATED ──connector refund (no tx)──▶
  *       tx: outcome + response ──▶ FINISHED
@@ -124,7 +126,7 @@ public class IdempotentRefundFlow {
         return send(gateway, refund);
     }
 
-    /** As {@link IdempotentPaymentFlow}: a refusal frees the key; another failure keeps the recovery point. */
+    /** As {@link com.payorch.payments.IdempotentPaymentFlow}: a refusal frees the key; another failure keeps the recovery point. */
     private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
         if (error instanceof IdempotencyLockLostException) {
             return Mono.error(new IdempotencyRequestInProgress(

@@ -1,5 +1,7 @@
-package com.payorch.payments;
+package com.payorch.refunds.internal;
 
+import com.payorch.payments.Payment;
+import com.payorch.refunds.Refund;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.statemachine.RefundStatus;
@@ -30,7 +32,7 @@ import reactor.core.publisher.Mono;
 @Component
 public class RefundStore {
 
-    static final String COLUMNS = """
+    private static final String COLUMNS = """
             id, merchant_id, payment_id, attempt, amount, currency, status, reason, failure_reason, connector,
             charge_reference, connector_reference, counts_against_payment, version, created_at, updated_at""";
 
@@ -47,7 +49,7 @@ public class RefundStore {
      * {@code amount} (null: all that is still refundable) of the payment, in one statement. Empty when the payment
      * is not COMPLETED or the amount does not fit: nothing was written then.
      */
-    Mono<Refund> insertReserving(String refundId, Payment payment, @Nullable Long amount, @Nullable String reason,
+    public Mono<Refund> insertReserving(String refundId, Payment payment, @Nullable Long amount, @Nullable String reason,
                                  Event created, Instant now) {
         SqlPart event = events.insertFrom("created_event", "refund_payment", created,
                 "jsonb_build_object('amount', amount)");
@@ -91,7 +93,7 @@ public class RefundStore {
      * one) for its whole amount; it reserves nothing of the payment's amount. At most one per attempt: empty when
      * it exists already.
      */
-    Mono<Refund> insertOrphanRefund(String refundId, Payment payment, int attempt, Event created, Instant now) {
+    public Mono<Refund> insertOrphanRefund(String refundId, Payment payment, int attempt, Event created, Instant now) {
         SqlPart event = events.insertFrom("created_event", "refund_payment", created, null);
         return db.sql("""
                         with refund as (
@@ -117,7 +119,7 @@ public class RefundStore {
     }
 
     /** Where a settled refund leaves the payment and its booking. */
-    record Settled(long amountRefunded, boolean bookingCancelled) {
+    public record Settled(long amountRefunded, boolean bookingCancelled) {
     }
 
     /**
@@ -128,7 +130,7 @@ public class RefundStore {
      * lock orders concurrent settlements, so exactly one of them sees the total reach the amount. Empty when the
      * refund is no longer at that version (the caller re-reads).
      */
-    Mono<Settled> settle(Refund refund, RefundStatus to, @Nullable String failureReason,
+    public Mono<Settled> settle(Refund refund, RefundStatus to, @Nullable String failureReason,
                          @Nullable String connectorReference, Event settledEvent, Event cancelledEvent, Instant now) {
         boolean succeeded = to == RefundStatus.SUCCEEDED;
         SqlPart refundEvent = events.insertFrom("refund_event", "changed_payment", settledEvent, null);
@@ -180,7 +182,7 @@ public class RefundStore {
     }
 
     /** Records the connector's id of a PENDING refund once it is known (no version change: nothing decided). */
-    Mono<Void> recordReference(String refundId, String connectorReference) {
+    public Mono<Void> recordReference(String refundId, String connectorReference) {
         return db.sql("""
                         update refunds set connector_reference = :reference
                         where id = :id and connector_reference is null""")
@@ -257,7 +259,7 @@ public class RefundStore {
         });
     }
 
-    static Refund refund(Readable row) {
+    private static Refund refund(Readable row) {
         return new Refund(row.get("id", String.class), row.get("merchant_id", String.class),
                 row.get("payment_id", String.class), row.get("attempt", Integer.class), row.get("amount", Long.class),
                 row.get("currency", String.class), RefundStatus.valueOf(row.get("status", String.class)),
