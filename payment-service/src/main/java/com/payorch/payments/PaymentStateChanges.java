@@ -1,5 +1,6 @@
 package com.payorch.payments;
 
+import com.payorch.payments.internal.PaymentStore;
 import com.payorch.bookings.BookingStore;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;

@@ -4,7 +4,7 @@ import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.refunds.IdempotentRefundFlow;
 import com.payorch.refunds.Refund;
-import com.payorch.refunds.internal.RefundStore;
+import com.payorch.refunds.RefundQueries;
 import com.payorch.refunds.Refunds;
 import com.payorch.payments.RetryingTransaction;
 import java.util.Optional;
@@ -25,14 +25,14 @@ public class RefundReconciler {
 
     private static final Logger log = LoggerFactory.getLogger(RefundReconciler.class);
 
-    private final RefundStore store;
+    private final RefundQueries store;
     private final Refunds refunds;
     private final PaymentGateway gateway;
     private final RetryingTransaction transaction;
     private final WorkClaims claims;
     private final RecoveryProperties properties;
 
-    public RefundReconciler(RefundStore store, Refunds refunds, PaymentGateway gateway,
+    public RefundReconciler(RefundQueries store, Refunds refunds, PaymentGateway gateway,
                             RetryingTransaction transaction, WorkClaims claims, RecoveryProperties properties) {
         this.store = store;
         this.refunds = refunds;

@@ -3,7 +3,7 @@ package com.payorch.refunds;
 import com.payorch.payments.OrphanedChargeRefunds;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentNotFound;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.refunds.internal.RefundStore;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
@@ -47,12 +47,12 @@ public class Refunds implements OrphanedChargeRefunds {
 
     private final RefundLifecycle lifecycle = new RefundLifecycle();
     private final RefundStore refunds;
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final EventStore events;
     private final DatabaseClient db;
     private final Clock clock;
 
-    public Refunds(RefundStore refunds, PaymentStore payments, EventStore events, DatabaseClient db, Clock clock) {
+    public Refunds(RefundStore refunds, PaymentQueries payments, EventStore events, DatabaseClient db, Clock clock) {
         this.refunds = refunds;
         this.payments = payments;
         this.events = events;

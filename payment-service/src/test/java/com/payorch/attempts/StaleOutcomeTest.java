@@ -7,7 +7,7 @@ import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.sandbox.SandboxFaults;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.OutcomeResult;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.RetryingTransaction;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
@@ -27,7 +27,7 @@ class StaleOutcomeTest extends ApiTest {
     @Autowired
     GatewayOutcomes outcomes;
     @Autowired
-    PaymentStore payments;
+    PaymentQueries payments;
     @Autowired
     RetryingTransaction transaction;
 

@@ -3,7 +3,7 @@ package com.payorch.gateway.sandbox.api;
 import com.payorch.gateway.sandbox.SandboxCharge;
 import com.payorch.gateway.sandbox.SandboxGateway;
 
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.internal.PaymentStore;
 import com.payorch.web.ApiProblem;
 import java.security.Principal;
 import java.util.List;
