@@ -1,7 +1,5 @@
 package com.payorch.refunds;
 
-import com.payorch.payments.RetryingTransaction;
-import com.payorch.refunds.internal.RefundStore;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.GatewayUnavailableException;
@@ -14,6 +12,8 @@ import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.KeyAcquisition;
 import com.payorch.idempotency.KeyClaim;
 import com.payorch.idempotency.StoredResponse;
+import com.payorch.payments.RetryingTransaction;
+import com.payorch.refunds.internal.RefundStore;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.DatabaseErrors;
 import com.payorch.support.Refusal;
@@ -27,7 +27,8 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
 /**
- * Drives an idempotent refund request through its recovery points, like {@link com.payorch.payments.IdempotentPaymentFlow}:
+ * Drives an idempotent refund request through its recovery points, like
+ * {@link com.payorch.payments.IdempotentPaymentFlow}:
  * <pre>
  *   STARTED ──tx: refund PENDING (amount reserved) + key──▶ REFUND_CREATED ──connector refund (no tx)──▶
  *       tx: outcome + response ──▶ FINISHED
@@ -126,7 +127,10 @@ public class IdempotentRefundFlow {
         return send(gateway, refund);
     }
 
-    /** As {@link com.payorch.payments.IdempotentPaymentFlow}: a refusal frees the key; another failure keeps the recovery point. */
+    /**
+     * As {@link com.payorch.payments.IdempotentPaymentFlow}: a refusal frees the key; another failure keeps the
+     * recovery point.
+     */
     private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
         if (error instanceof IdempotencyLockLostException) {
             return Mono.error(new IdempotencyRequestInProgress(

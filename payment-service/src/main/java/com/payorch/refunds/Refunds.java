@@ -1,15 +1,15 @@
 package com.payorch.refunds;
 
-import com.payorch.payments.OrphanedChargeRefunds;
-import com.payorch.payments.Payment;
-import com.payorch.payments.PaymentNotFound;
-import com.payorch.payments.PaymentQueries;
-import com.payorch.refunds.internal.RefundStore;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.RefundOutcome;
+import com.payorch.payments.OrphanedChargeRefunds;
+import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentNotFound;
+import com.payorch.payments.PaymentQueries;
+import com.payorch.refunds.internal.RefundStore;
 import com.payorch.statemachine.RefundEvent;
 import com.payorch.statemachine.RefundLifecycle;
 import com.payorch.statemachine.RefundStatus;

@@ -1,16 +1,16 @@
 package com.payorch.refunds.api;
 
-import com.payorch.payments.api.PaymentRequestParser;
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.idempotency.api.IdempotencyKeyHeader;
-import com.payorch.refunds.IdempotentRefundFlow;
 import com.payorch.payments.PaymentNotFound;
 import com.payorch.payments.PaymentQueries;
+import com.payorch.payments.api.PaymentRequestParser;
+import com.payorch.refunds.IdempotentRefundFlow;
 import com.payorch.refunds.RefundNotFound;
-import com.payorch.refunds.RefundResponse;
 import com.payorch.refunds.RefundQueries;
+import com.payorch.refunds.RefundResponse;
 import com.payorch.support.PageRequest;
 import com.payorch.web.Detached;
 import com.payorch.web.Pagination;

@@ -1,9 +1,9 @@
 package com.payorch.refunds.internal;
 
-import com.payorch.payments.Payment;
-import com.payorch.refunds.Refund;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
+import com.payorch.payments.Payment;
+import com.payorch.refunds.Refund;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.Page;
 import com.payorch.support.PageRequest;
