@@ -1,5 +1,6 @@
 package com.payorch.bookings;
 
+import com.payorch.support.SqlLiterals;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -12,6 +13,9 @@ import reactor.core.publisher.Mono;
  */
 @Component
 public class BookingStore {
+
+    private static final String ACTIVE = SqlLiterals.of(com.payorch.statemachine.BookingStatus.ACTIVE);
+    private static final String AWAITING_PAYMENT = SqlLiterals.of(com.payorch.statemachine.BookingStatus.AWAITING_PAYMENT);
 
     private final DatabaseClient db;
 
@@ -27,9 +31,9 @@ public class BookingStore {
     public Mono<Boolean> activate(String merchantId, String bookingId, String paymentId, Instant at) {
         return db.sql("""
                         update bookings
-                        set status = 'ACTIVE', payment_id = :payment, activated_at = :at, updated_at = :at,
+                        set status = %s, payment_id = :payment, activated_at = :at, updated_at = :at,
                             version = version + 1
-                        where merchant_id = :merchant and id = :id and status = 'AWAITING_PAYMENT'""")
+                        where merchant_id = :merchant and id = :id and status = %s""".formatted(ACTIVE, AWAITING_PAYMENT))
                 .bind("payment", paymentId)
                 .bind("at", at)
                 .bind("merchant", merchantId)

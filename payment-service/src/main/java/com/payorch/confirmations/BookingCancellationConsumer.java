@@ -3,7 +3,7 @@ package com.payorch.confirmations;
 import com.payorch.events.Event;
 import com.payorch.events.EventType;
 import com.payorch.outbox.OutboxConsumer;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.UUID;
@@ -28,14 +28,14 @@ class BookingCancellationConsumer implements OutboxConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(BookingCancellationConsumer.class);
 
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final BookingConfirmations notices;
     private final ConfirmationMailer mailer;
     private final ConfirmationProperties properties;
     private final MeterRegistry meters;
     private final RecordingRetry retry = new RecordingRetry();
 
-    BookingCancellationConsumer(PaymentStore payments, DatabaseClient db, ConfirmationMailer mailer,
+    BookingCancellationConsumer(PaymentQueries payments, DatabaseClient db, ConfirmationMailer mailer,
                                 ConfirmationProperties properties, MeterRegistry meters) {
         this.payments = payments;
         this.notices = new BookingConfirmations(db, BookingConfirmations.CANCELLATIONS);

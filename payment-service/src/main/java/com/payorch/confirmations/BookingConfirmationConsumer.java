@@ -4,7 +4,7 @@ import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.outbox.OutboxConsumer;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.support.Timestamps;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,7 +39,7 @@ class BookingConfirmationConsumer implements OutboxConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(BookingConfirmationConsumer.class);
 
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final BookingConfirmations confirmations;
     private final ConfirmationMailer mailer;
     private final EventStore events;
@@ -50,7 +50,7 @@ class BookingConfirmationConsumer implements OutboxConsumer {
     private final Clock clock;
     private final RecordingRetry retry = new RecordingRetry();
 
-    BookingConfirmationConsumer(PaymentStore payments, BookingConfirmations confirmations, ConfirmationMailer mailer,
+    BookingConfirmationConsumer(PaymentQueries payments, BookingConfirmations confirmations, ConfirmationMailer mailer,
                                 EventStore events, TransactionalOperator transaction,
                                 ConfirmationProperties properties, ConfirmationFaults faults, MeterRegistry meters,
                                 Clock clock) {

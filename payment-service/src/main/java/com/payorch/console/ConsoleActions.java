@@ -10,7 +10,7 @@ import com.payorch.merchantwebhooks.MerchantWebhookTargets;
 import com.payorch.merchantwebhooks.WebhookDeliveries;
 import com.payorch.outbox.OutboxEndpoint;
 import com.payorch.payments.IdempotentPaymentFlow;
-import com.payorch.payments.IdempotentRefundFlow;
+import com.payorch.refunds.IdempotentRefundFlow;
 import com.payorch.support.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;

@@ -7,7 +7,7 @@ import com.payorch.console.PaymentDossier.EmailLine;
 import com.payorch.console.PaymentDossier.EventLine;
 import com.payorch.console.PaymentDossier.ReceiptLine;
 import com.payorch.console.PaymentDossier.RefundLine;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentTransition;
 import com.payorch.payments.PaymentWithHistory;
 import com.payorch.support.Page;
@@ -35,9 +35,9 @@ import reactor.core.publisher.Mono;
 public class ConsoleReadModel {
 
     private final DatabaseClient db;
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
 
-    public ConsoleReadModel(DatabaseClient db, PaymentStore payments) {
+    public ConsoleReadModel(DatabaseClient db, PaymentQueries payments) {
         this.db = db;
         this.payments = payments;
     }

@@ -1,19 +1,19 @@
 package com.payorch.idempotency;
 
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.ObjectMapper;
+import com.payorch.support.SqlPart;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import com.payorch.support.SqlPart;
-import org.springframework.r2dbc.core.Parameter;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.r2dbc.core.Parameter;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The idempotency-key table. Claims are coordinated by PostgreSQL alone (unique key, row lock, the database clock),

@@ -1,9 +1,10 @@
 package com.payorch.payments;
 
-import com.payorch.statemachine.PaymentStatus;
-import org.springframework.dao.DuplicateKeyException;
 import com.payorch.bookings.BookingStatus;
 import com.payorch.bookings.BookingStore;
+import com.payorch.payments.internal.PaymentStore;
+import com.payorch.statemachine.PaymentStatus;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -14,7 +15,7 @@ import reactor.core.publisher.Mono;
  * version also checked before writing; that cost every create a round trip and decided nothing the index does not.)
  */
 @Component
-public class BookingGuard {
+class BookingGuard {
 
     static final String INDEX = "payments_one_live_payment_per_booking";
 

@@ -5,6 +5,8 @@ import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.payments.internal.AttemptStore;
+import com.payorch.payments.internal.PaymentStore;
 import com.payorch.statemachine.PaymentStatus;
 import java.util.List;
 import org.slf4j.Logger;
@@ -36,13 +38,15 @@ public class ConnectorSubmission {
     private final PaymentGateway gateway;
     private final ConnectorRoutes routes;
     private final PaymentStore payments;
+    private final AttemptStore attempts;
     private final TransactionalOperator transaction;
 
     public ConnectorSubmission(PaymentGateway gateway, ConnectorRoutes routes, PaymentStore payments,
-                               TransactionalOperator transaction) {
+                               AttemptStore attempts, TransactionalOperator transaction) {
         this.gateway = gateway;
         this.routes = routes;
         this.payments = payments;
+        this.attempts = attempts;
         this.transaction = transaction;
     }
 
@@ -64,7 +68,7 @@ public class ConnectorSubmission {
             return gateway.submit(payment.chargeRequest());
         }
         String next = route.get(at + 1);
-        return payments.beginSend(payment.id(), payment.attempt(), payment.connector())
+        return attempts.beginSend(payment.id(), payment.attempt(), payment.connector())
                 .flatMap(mayBeSent -> !mayBeSent
                         ? Mono.error(new GatewayUnavailableException("payment " + payment.id() + " attempt "
                                 + payment.attempt() + " is no longer PENDING at " + payment.connector()))
@@ -75,9 +79,9 @@ public class ConnectorSubmission {
 
     private Mono<GatewayOutcome> moveOn(Payment payment, String next, GatewayUnavailableException notCharged) {
         return transaction.transactional(
-                        payments.endSendNotCharged(payment.id(), payment.attempt(), payment.connector())
+                        attempts.endSendNotCharged(payment.id(), payment.attempt(), payment.connector())
                                 .flatMap(left -> left != 0 ? Mono.just(false)
-                                        : payments.moveToConnector(payment.id(), payment.attempt(),
+                                        : attempts.moveToConnector(payment.id(), payment.attempt(),
                                                 payment.connector(), next)))
                 .flatMap(moved -> {
                     if (!moved) {

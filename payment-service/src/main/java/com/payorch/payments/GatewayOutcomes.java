@@ -3,6 +3,7 @@ package com.payorch.payments;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.gateway.GatewayOutcome;
+import com.payorch.payments.internal.AttemptStore;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Timestamps;
@@ -25,7 +26,7 @@ import reactor.core.publisher.Mono;
  *       when the outcome is late or out of order;</li>
  *   <li>about a superseded attempt: never a change of the payment; if that attempt took the money, it is an
  *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event and a PENDING refund
- *       of it ({@code reason} {@code orphaned_charge}, {@link Refunds#createForOrphan}).</li>
+ *       of it ({@code reason} {@code orphaned_charge}, {@link OrphanedChargeRefunds}).</li>
  * </ul>
  * The caller's versioned write makes this safe against a RETRY that starts a new attempt meanwhile.
  */
@@ -35,15 +36,15 @@ public class GatewayOutcomes {
     private static final Logger log = LoggerFactory.getLogger(GatewayOutcomes.class);
 
     private final PaymentStateChanges stateChanges;
-    private final PaymentStore payments;
+    private final AttemptStore attempts;
     private final EventStore events;
     private final Clock clock;
-    private final Refunds refunds;
+    private final OrphanedChargeRefunds refunds;
 
-    public GatewayOutcomes(PaymentStateChanges stateChanges, PaymentStore payments, EventStore events, Clock clock,
-                           Refunds refunds) {
+    public GatewayOutcomes(PaymentStateChanges stateChanges, AttemptStore attempts, EventStore events, Clock clock,
+                           OrphanedChargeRefunds refunds) {
         this.stateChanges = stateChanges;
-        this.payments = payments;
+        this.attempts = attempts;
         this.events = events;
         this.clock = clock;
         this.refunds = refunds;
@@ -55,7 +56,7 @@ public class GatewayOutcomes {
         }
         List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status());
         if (steps.isEmpty()) {
-            return payments.recordReference(current.id(), current.attempt(), outcome.reference())
+            return attempts.recordReference(current.id(), current.attempt(), outcome.reference())
                     .thenReturn(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
         }
         String failureReason = outcome.failureReason() != null ? outcome.failureReason() : "failed";
@@ -93,7 +94,7 @@ public class GatewayOutcomes {
         if (!outcome.tookMoney()) {
             return Mono.just(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
         }
-        return payments.markOrphaned(current.id(), outcome.attempt(), outcome.reference())
+        return attempts.markOrphaned(current.id(), outcome.attempt(), outcome.reference())
                 .flatMap(first -> first ? orphanedEvent(current, outcome) : Mono.empty())
                 .thenReturn(new OutcomeResult(OutcomeResult.Kind.ORPHANED, current, List.of()));
     }

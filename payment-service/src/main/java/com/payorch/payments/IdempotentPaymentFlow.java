@@ -48,7 +48,7 @@ public class IdempotentPaymentFlow {
     private static final String PAYMENT_CREATED = "PAYMENT_CREATED";
 
     private final IdempotencyKeys keys;
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final PaymentStateChanges stateChanges;
     private final GatewayOutcomes outcomes;
     private final ConnectorSubmission gateway;
@@ -56,7 +56,7 @@ public class IdempotentPaymentFlow {
     private final PaymentMetrics metrics;
     private final RetryingTransaction retryingTransaction;
 
-    public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentStore payments, PaymentStateChanges stateChanges,
+    public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentQueries payments, PaymentStateChanges stateChanges,
                                  GatewayOutcomes outcomes, ConnectorSubmission gateway,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
                                  RetryingTransaction retryingTransaction) {

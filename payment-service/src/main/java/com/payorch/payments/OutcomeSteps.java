@@ -10,7 +10,7 @@ import java.util.List;
  * submit, webhooks and the reconciler. No steps means the outcome is late, out of order, or contradicts a terminal
  * state: it changes nothing.
  */
-public final class OutcomeSteps {
+final class OutcomeSteps {
 
     private OutcomeSteps() {
     }

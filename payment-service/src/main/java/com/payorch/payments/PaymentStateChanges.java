@@ -4,6 +4,7 @@ import com.payorch.bookings.BookingStore;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
+import com.payorch.payments.internal.PaymentStore;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentLifecycle;
 import com.payorch.statemachine.PaymentStatus;

@@ -2,11 +2,11 @@ package com.payorch.recovery;
 
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.PaymentGateway;
-import com.payorch.payments.IdempotentRefundFlow;
-import com.payorch.payments.Refund;
-import com.payorch.payments.RefundStore;
-import com.payorch.payments.Refunds;
 import com.payorch.payments.RetryingTransaction;
+import com.payorch.refunds.IdempotentRefundFlow;
+import com.payorch.refunds.Refund;
+import com.payorch.refunds.RefundQueries;
+import com.payorch.refunds.Refunds;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,14 +25,14 @@ public class RefundReconciler {
 
     private static final Logger log = LoggerFactory.getLogger(RefundReconciler.class);
 
-    private final RefundStore store;
+    private final RefundQueries store;
     private final Refunds refunds;
     private final PaymentGateway gateway;
     private final RetryingTransaction transaction;
     private final WorkClaims claims;
     private final RecoveryProperties properties;
 
-    public RefundReconciler(RefundStore store, Refunds refunds, PaymentGateway gateway,
+    public RefundReconciler(RefundQueries store, Refunds refunds, PaymentGateway gateway,
                             RetryingTransaction transaction, WorkClaims claims, RecoveryProperties properties) {
         this.store = store;
         this.refunds = refunds;

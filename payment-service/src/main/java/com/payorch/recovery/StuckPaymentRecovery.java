@@ -9,8 +9,8 @@ import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.OutcomeResult;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentChange;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentStateChanges;
-import com.payorch.payments.PaymentStore;
 import com.payorch.payments.RetryingTransaction;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
@@ -40,7 +40,7 @@ public class StuckPaymentRecovery {
     static final String GATEWAY_UNREACHABLE = "gateway_unreachable";
     private static final Logger log = LoggerFactory.getLogger(StuckPaymentRecovery.class);
 
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final StuckPayments stuckPayments;
     private final PaymentGateway gateway;
     private final ConnectorSubmission submission;
@@ -50,7 +50,7 @@ public class StuckPaymentRecovery {
     private final WorkClaims claims;
     private final RecoveryProperties properties;
 
-    public StuckPaymentRecovery(PaymentStore payments, StuckPayments stuckPayments, PaymentGateway gateway,
+    public StuckPaymentRecovery(PaymentQueries payments, StuckPayments stuckPayments, PaymentGateway gateway,
                                 ConnectorSubmission submission,
                                 GatewayOutcomes outcomes, PaymentStateChanges stateChanges,
                                 RetryingTransaction transaction, WorkClaims claims, RecoveryProperties properties) {

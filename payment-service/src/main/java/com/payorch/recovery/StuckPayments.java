@@ -1,7 +1,7 @@
 package com.payorch.recovery;
 
 import com.payorch.payments.Payment;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentRows;
 import com.payorch.statemachine.PaymentStatus;
 import java.time.Duration;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -45,13 +45,13 @@ class StuckPayments {
                 .bind("seconds", seconds(quietFor))
                 .bind("giveUp", seconds(giveUpAfter))
                 .bind("limit", limit)
-                .map(row -> new Stuck(PaymentStore.payment(row), Boolean.TRUE.equals(row.get("overdue", Boolean.class)),
+                .map(row -> new Stuck(PaymentRows.payment(row), Boolean.TRUE.equals(row.get("overdue", Boolean.class)),
                         Duration.ofMillis(row.get("waited_millis", Long.class))))
                 .all();
     }
 
     private static String prefixed() {
-        return String.join(", ", java.util.Arrays.stream(PaymentStore.COLUMNS.split(","))
+        return String.join(", ", java.util.Arrays.stream(PaymentRows.COLUMNS.split(","))
                 .map(String::trim).map(column -> "p." + column).toList());
     }
 

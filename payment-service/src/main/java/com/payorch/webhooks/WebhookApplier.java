@@ -1,28 +1,29 @@
 package com.payorch.webhooks;
 
-import org.jspecify.annotations.Nullable;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
+import com.payorch.gateway.RefundOutcome;
+import com.payorch.payments.AttemptReferences;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentMetrics;
 import com.payorch.payments.PaymentNotFound;
-import com.payorch.payments.PaymentStore;
-import com.payorch.payments.Refund;
-import com.payorch.payments.RefundNotFound;
-import com.payorch.payments.RefundStore;
-import com.payorch.payments.Refunds;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.RetryingTransaction;
-import com.payorch.gateway.RefundOutcome;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
+import com.payorch.refunds.Refund;
+import com.payorch.refunds.RefundNotFound;
+import com.payorch.refunds.RefundQueries;
+import com.payorch.refunds.Refunds;
 import com.payorch.support.Timestamps;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -40,7 +41,8 @@ public class WebhookApplier {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookApplier.class);
 
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
+    private final AttemptReferences attempts;
     private final GatewayOutcomes outcomes;
     private final WebhookReceipts receipts;
     private final RetryingTransaction transaction;
@@ -48,15 +50,16 @@ public class WebhookApplier {
     private final Clock clock;
     private final PaymentGateway gateway;
 
-    private final RefundStore refundStore;
+    private final RefundQueries refundStore;
     private final Refunds refunds;
 
-    public WebhookApplier(PaymentStore payments, GatewayOutcomes outcomes, WebhookReceipts receipts,
+    public WebhookApplier(PaymentQueries payments, AttemptReferences attempts, GatewayOutcomes outcomes, WebhookReceipts receipts,
                           RetryingTransaction transaction, PaymentMetrics metrics, Clock clock,
-                          PaymentGateway gateway, RefundStore refundStore, Refunds refunds) {
+                          PaymentGateway gateway, RefundQueries refundStore, Refunds refunds) {
         this.refundStore = refundStore;
         this.refunds = refunds;
         this.payments = payments;
+        this.attempts = attempts;
         this.outcomes = outcomes;
         this.receipts = receipts;
         this.transaction = transaction;
@@ -142,7 +145,7 @@ public class WebhookApplier {
      */
     private Mono<ResolvedAttempt> resolveAttempt(String connector, @Nullable String merchantId,
                                                  ConnectorNotification notification) {
-        return payments.findAttemptByReference(connector, notification.reference())
+        return attempts.findAttemptByReference(connector, notification.reference())
                 .flatMap(found -> merchantId == null ? Mono.just(found)
                         : payments.findAnyMerchant(found.getKey())
                                 .filter(payment -> payment.merchantId().equals(merchantId))
@@ -178,7 +181,7 @@ public class WebhookApplier {
      * charge", a notification the connector sends once would be lost, and its payment left PROCESSING for good.
      */
     private Mono<Integer> attemptWithoutReference(String connector, Payment payment, String reference) {
-        return payments.attemptsWithoutReference(payment.id(), connector).collectList()
+        return attempts.attemptsWithoutReference(payment.id(), connector).collectList()
                 .flatMap(candidates -> Flux.fromIterable(candidates)
                         .concatMap(number -> gateway.find(new ChargeRequest(payment.id(), number, payment.amount(),
                                         payment.currency(), payment.paymentMethod(), payment.merchantId(), connector))
@@ -193,7 +196,7 @@ public class WebhookApplier {
                             Optional<Integer> number = lookedUp.isPresent() ? lookedUp
                                     : left.size() == 1 ? Optional.of(left.get(0)) : Optional.empty();
                             if (number.isPresent()) {
-                                return payments.recordReference(payment.id(), number.get(), reference)
+                                return attempts.recordReference(payment.id(), number.get(), reference)
                                         .thenReturn(number.get());
                             }
                             return left.isEmpty() ? Mono.<Integer>empty()

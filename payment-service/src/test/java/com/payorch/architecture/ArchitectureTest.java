@@ -4,9 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.PackageMatcher;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.stereotype.Controller;
@@ -28,10 +33,31 @@ class ArchitectureTest {
                 .importPackages("com.payorch");
     }
 
+    /**
+     * Each package is a slice, except that a feature's {@code internal} package (its stores) is part of the feature:
+     * the feature's services use it and it reads and writes the feature's types, and no other package may use it
+     * ({@link #noOtherModuleUsesAFeaturesInternalPackage}).
+     */
     @Test
     void packagesHaveNoCycles() {
-        slices().matching("com.payorch.(**)").should().beFreeOfCycles().check(classes);
+        slices().assignedFrom(PACKAGES_WITH_THEIR_INTERNALS).should().beFreeOfCycles().check(classes);
     }
+
+    private static final SliceAssignment PACKAGES_WITH_THEIR_INTERNALS = new SliceAssignment() {
+        private final PackageMatcher packages = PackageMatcher.of("com.payorch.(**)");
+
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            return packages.match(javaClass.getPackageName())
+                    .map(match -> SliceIdentifier.of(match.getGroup(1).replaceFirst("\\.internal(\\..*)?$", "")))
+                    .orElse(SliceIdentifier.ignore());
+        }
+
+        @Override
+        public String getDescription() {
+            return "packages of com.payorch, each with its internal package";
+        }
+    };
 
     @Test
     void springStatemachineStaysInsideStatemachineConfig() {
@@ -61,9 +87,10 @@ class ArchitectureTest {
 
     @Test
     void paymentsNameNoConnectorAndUseNoPspSdk() {
-        noClasses().that().resideInAnyPackage("com.payorch.payments..", "com.payorch.recovery..")
+        noClasses().that().resideInAnyPackage("com.payorch.payments..", "com.payorch.refunds..",
+                        "com.payorch.recovery..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.connectors..",
-                        "com.payorch.connectors.sandbox..", "com.stripe..", "com.adyen..")
+                        "com.payorch.connectors.sandbox..", "com.stripe..", "com.adyen..", "com.braintreegateway..")
                 .check(classes);
     }
 
@@ -103,5 +130,19 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().haveSimpleName("ApiProblem")
                 .orShould().dependOnClassesThat().haveSimpleName("ProblemCode")
                 .check(classes);
+    }
+
+    /**
+     * A feature's stores are its own: other modules use its published services ({@code PaymentQueries},
+     * {@code RefundQueries}, ...).
+     */
+    @Test
+    void noOtherModuleUsesAFeaturesInternalPackage() {
+        for (String feature : List.of("com.payorch.payments", "com.payorch.refunds")) {
+            noClasses().that().resideOutsideOfPackage(feature + "..")
+                    .should().dependOnClassesThat().resideInAPackage(feature + ".internal..")
+                    .because("other modules use the published services of " + feature + ", never its stores")
+                    .check(classes);
+        }
     }
 }

@@ -2,9 +2,9 @@ package com.payorch.attempts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.testsupport.SandboxFaults;
 import com.payorch.recovery.StuckPaymentRecovery;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.SandboxFaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

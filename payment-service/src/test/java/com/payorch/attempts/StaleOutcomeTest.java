@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
-import com.payorch.testsupport.SandboxFaults;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.OutcomeResult;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.RetryingTransaction;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.SandboxFaults;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,7 +27,7 @@ class StaleOutcomeTest extends ApiTest {
     @Autowired
     GatewayOutcomes outcomes;
     @Autowired
-    PaymentStore payments;
+    PaymentQueries payments;
     @Autowired
     RetryingTransaction transaction;
 

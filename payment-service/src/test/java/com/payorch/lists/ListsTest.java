@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.payments.PaymentFilter;
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.internal.PaymentListQueries;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.SqlPart;
 import com.payorch.testsupport.ApiTest;
@@ -45,7 +45,7 @@ class ListsTest extends ApiTest {
     private static final Instant BASE = Instant.parse("2026-06-01T00:00:00Z");
 
     @Autowired
-    PaymentStore payments;
+    PaymentListQueries payments;
 
     @Autowired
     EventStore events;
@@ -76,7 +76,8 @@ class ListsTest extends ApiTest {
         assertThat(count("select count(*) from payments")).isGreaterThanOrEqualTo(100_000);
         assertThat(count("select count(*) from events")).isGreaterThanOrEqualTo(100_000);
 
-        PaymentStore.Cursor cursor = new PaymentStore.Cursor(Instant.parse("2026-01-01T05:00:00Z"), "pay_bulk0054000");
+        PaymentListQueries.Cursor cursor = new PaymentListQueries.Cursor(Instant.parse("2026-01-01T05:00:00Z"),
+                "pay_bulk0054000");
         Instant after = Instant.parse("2026-01-01T02:00:00Z");
         Instant before = Instant.parse("2026-01-01T03:00:00Z");
         Map<String, SqlPart> queries = new java.util.LinkedHashMap<>();

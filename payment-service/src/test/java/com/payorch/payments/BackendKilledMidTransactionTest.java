@@ -2,8 +2,8 @@ package com.payorch.payments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.SecondConnection;
 import com.payorch.testsupport.SignedWebhooks;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package com.payorch.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.SandboxFaults;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;

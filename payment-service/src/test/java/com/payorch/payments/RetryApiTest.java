@@ -19,7 +19,7 @@ import reactor.core.publisher.Flux;
 class RetryApiTest extends ApiTest {
 
     @Autowired
-    PaymentStore payments;
+    PaymentQueries payments;
     @Autowired
     PaymentStateChanges stateChanges;
     @Autowired

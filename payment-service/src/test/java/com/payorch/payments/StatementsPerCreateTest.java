@@ -6,6 +6,7 @@ import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.StatementCounting;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,12 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import com.payorch.testsupport.SandboxFaults;
 import org.awaitility.Awaitility;
-import reactor.core.publisher.Sinks;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Import;
+import reactor.core.publisher.Sinks;
 
 /**
  * The round trips of one `POST /v1/payments` (sandbox gateway), counted at the R2DBC driver under the request's own

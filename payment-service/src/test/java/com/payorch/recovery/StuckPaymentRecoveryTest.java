@@ -2,9 +2,9 @@ package com.payorch.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.payorch.testsupport.SandboxFaults;
 import com.payorch.testsupport.ApiTest;
 import com.payorch.testsupport.OwnSchema;
+import com.payorch.testsupport.SandboxFaults;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;

@@ -8,8 +8,8 @@ import com.payorch.gateway.WebhookAcknowledgement;
 import com.payorch.gateway.WebhookEndpointDescription;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 

@@ -2,6 +2,7 @@ package com.payorch.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.payorch.gateway.Connector;
 import com.payorch.testsupport.ApiTest;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -11,13 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpMethod;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
-import com.payorch.gateway.Connector;
-import java.util.stream.Stream;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.JsonNode;

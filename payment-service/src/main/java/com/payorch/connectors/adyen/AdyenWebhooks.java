@@ -12,10 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Adyen's notifications, one endpoint per merchant (`POST /v1/webhooks/adyen/{merchantId}`). Adyen signs each

@@ -1,10 +1,10 @@
 package com.payorch.connectors.sandbox;
 
 import com.payorch.gateway.ChargeRequest;
-import com.payorch.gateway.GatewayOutcome;
-import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.ConnectorRefusedException;
+import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;

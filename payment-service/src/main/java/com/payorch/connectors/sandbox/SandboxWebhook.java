@@ -1,9 +1,9 @@
 package com.payorch.connectors.sandbox;
 
-import tools.jackson.databind.json.JsonMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One webhook the sandbox sends about a settled charge or refund. Its id depends only on the charge and the type

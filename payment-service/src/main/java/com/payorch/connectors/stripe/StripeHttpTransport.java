@@ -1,5 +1,6 @@
 package com.payorch.connectors.stripe;
 
+import com.payorch.connectors.PspHttpClients;
 import com.stripe.exception.ApiConnectionException;
 import com.stripe.exception.StripeException;
 import com.stripe.net.HttpContent;
@@ -8,7 +9,6 @@ import com.stripe.net.StripeRequest;
 import com.stripe.net.StripeResponse;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import com.payorch.connectors.PspHttpClients;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -9,15 +9,15 @@ import com.payorch.payments.NewPayment;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentFilter;
 import com.payorch.payments.PaymentNotFound;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentResponse;
-import com.payorch.payments.PaymentStore;
 import com.payorch.payments.VersionMismatch;
-import com.payorch.support.Text;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.PageRequest;
+import com.payorch.support.Text;
 import com.payorch.web.ApiProblem;
-import com.payorch.web.Pagination;
 import com.payorch.web.Detached;
+import com.payorch.web.Pagination;
 import com.payorch.web.RequestBodies;
 import com.payorch.web.StrictJson;
 import java.security.Principal;
@@ -46,11 +46,11 @@ public class PaymentController {
     private final StrictJson json;
     private final PaymentRequestParser parser;
     private final IdempotentPaymentFlow flow;
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final PaymentView view;
 
     public PaymentController(StrictJson json, PaymentRequestParser parser, IdempotentPaymentFlow flow,
-                             PaymentStore payments, PaymentView view) {
+                             PaymentQueries payments, PaymentView view) {
         this.json = json;
         this.parser = parser;
         this.flow = flow;

@@ -2,7 +2,6 @@ package com.payorch.payments.api;
 
 import com.payorch.payments.NewPayment;
 
-import tools.jackson.databind.JsonNode;
 import com.payorch.support.Text;
 import com.payorch.web.ApiProblem;
 import jakarta.validation.ConstraintViolation;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Turns a parsed JSON body into a {@link NewPayment}, or a 400 whose detail names the offending field.
@@ -122,12 +122,12 @@ public class PaymentRequestParser {
 
     /** The retry endpoint takes no parameters: an empty body or `{}`. */
     /** A refund request: `amount` (optional, integer >= 1) and `reason` (optional, at most 200 characters). */
-    record RefundFields(Long amount, String reason) {
+    public record RefundFields(Long amount, String reason) {
     }
 
     static final int MAX_REFUND_REASON = 200;
 
-    RefundFields parseRefund(JsonNode body) {
+    public RefundFields parseRefund(JsonNode body) {
         requireObject(body);
         rejectUnknownMembers(body, Set.of("amount", "reason"));
         Long amount = integer(body, "amount");

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.payorch.fakes.FakeBraintree;
-import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.GatewayStatus;
 import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.webhooks.WebhookInvalid;
 import java.net.URLEncoder;

@@ -3,8 +3,8 @@ package com.payorch.connectors.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.GatewayStatus;
 import com.payorch.webhooks.WebhookInvalid;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

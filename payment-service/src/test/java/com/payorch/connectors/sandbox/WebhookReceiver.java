@@ -1,7 +1,5 @@
 package com.payorch.connectors.sandbox;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import com.payorch.signing.WebhookSignatureVerifier;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +15,8 @@ import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A stand-in for the service's webhook endpoint on a random loopback port: records every request, checks its

@@ -3,7 +3,7 @@ package com.payorch.connectors.sandbox.api;
 import com.payorch.connectors.sandbox.SandboxCharge;
 import com.payorch.connectors.sandbox.SandboxGateway;
 
-import com.payorch.payments.PaymentStore;
+import com.payorch.payments.PaymentQueries;
 import com.payorch.web.ApiProblem;
 import java.security.Principal;
 import java.util.List;
@@ -18,9 +18,9 @@ import reactor.core.publisher.Mono;
 public class SandboxChargeController {
 
     private final SandboxGateway sandbox;
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
 
-    public SandboxChargeController(SandboxGateway sandbox, PaymentStore payments) {
+    public SandboxChargeController(SandboxGateway sandbox, PaymentQueries payments) {
         this.sandbox = sandbox;
         this.payments = payments;
     }

@@ -1,6 +1,6 @@
-package com.payorch.payments.api;
+package com.payorch.refunds.api;
 
-import com.payorch.payments.Refund;
+import com.payorch.refunds.Refund;
 import com.payorch.support.Page;
 import com.payorch.support.Timestamps;
 import com.payorch.web.Pagination;

@@ -1,4 +1,4 @@
-package com.payorch.payments;
+package com.payorch.refunds;
 
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.GatewayStatus;
@@ -13,6 +13,8 @@ import com.payorch.idempotency.KeyAcquisition;
 import com.payorch.idempotency.KeyClaim;
 import com.payorch.idempotency.RecoveryPoint;
 import com.payorch.idempotency.StoredResponse;
+import com.payorch.payments.RetryingTransaction;
+import com.payorch.refunds.internal.RefundStore;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.DatabaseErrors;
 import com.payorch.support.Refusal;
@@ -26,7 +28,8 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
 /**
- * Drives an idempotent refund request through its recovery points, like {@link IdempotentPaymentFlow}:
+ * Drives an idempotent refund request through its recovery points, like
+ * {@link com.payorch.payments.IdempotentPaymentFlow}:
  * <pre>
  *   STARTED ──tx: refund PENDING (amount reserved) + key──▶ REFUND_CREATED ──connector refund (no tx)──▶
  *       tx: outcome + response ──▶ FINISHED
@@ -130,7 +133,10 @@ public class IdempotentRefundFlow {
         return send(gateway, refund);
     }
 
-    /** As {@link IdempotentPaymentFlow}: a refusal frees the key; another failure keeps the recovery point. */
+    /**
+     * As {@link com.payorch.payments.IdempotentPaymentFlow}: a refusal frees the key; another failure keeps the
+     * recovery point.
+     */
     private Mono<StoredResponse> giveBack(KeyClaim claim, Throwable error) {
         if (error instanceof IdempotencyLockLostException) {
             return Mono.error(new IdempotencyRequestInProgress(

@@ -1,4 +1,4 @@
-package com.payorch.payments;
+package com.payorch.refunds;
 
 import com.payorch.support.Refusal;
 

@@ -1,15 +1,16 @@
-package com.payorch.payments.api;
+package com.payorch.refunds.api;
 
 import com.payorch.idempotency.IdempotentRequest;
 import com.payorch.idempotency.RequestFingerprint;
 import com.payorch.idempotency.StoredResponse;
 import com.payorch.idempotency.api.IdempotencyKeyHeader;
-import com.payorch.payments.IdempotentRefundFlow;
 import com.payorch.payments.PaymentNotFound;
-import com.payorch.payments.PaymentStore;
-import com.payorch.payments.RefundNotFound;
-import com.payorch.payments.RefundResponse;
-import com.payorch.payments.RefundStore;
+import com.payorch.payments.PaymentQueries;
+import com.payorch.payments.api.PaymentRequestParser;
+import com.payorch.refunds.IdempotentRefundFlow;
+import com.payorch.refunds.RefundNotFound;
+import com.payorch.refunds.RefundQueries;
+import com.payorch.refunds.RefundResponse;
 import com.payorch.support.PageRequest;
 import com.payorch.web.Detached;
 import com.payorch.web.Pagination;
@@ -36,12 +37,12 @@ public class RefundController {
     private final StrictJson json;
     private final PaymentRequestParser parser;
     private final IdempotentRefundFlow flow;
-    private final RefundStore refunds;
-    private final PaymentStore payments;
+    private final RefundQueries refunds;
+    private final PaymentQueries payments;
     private final RefundView view;
 
     public RefundController(StrictJson json, PaymentRequestParser parser, IdempotentRefundFlow flow,
-                            RefundStore refunds, PaymentStore payments, RefundView view) {
+                            RefundQueries refunds, PaymentQueries payments, RefundView view) {
         this.json = json;
         this.parser = parser;
         this.flow = flow;

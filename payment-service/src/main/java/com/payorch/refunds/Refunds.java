@@ -1,10 +1,15 @@
-package com.payorch.payments;
+package com.payorch.refunds;
 
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.RefundOutcome;
+import com.payorch.payments.OrphanedChargeRefunds;
+import com.payorch.payments.Payment;
+import com.payorch.payments.PaymentNotFound;
+import com.payorch.payments.PaymentQueries;
+import com.payorch.refunds.internal.RefundStore;
 import com.payorch.statemachine.RefundEvent;
 import com.payorch.statemachine.RefundLifecycle;
 import com.payorch.statemachine.RefundStatus;
@@ -29,7 +34,7 @@ import reactor.core.publisher.Mono;
  * event (and, when the payment is refunded in full, the booking's cancellation with its event).
  */
 @Component
-public class Refunds {
+public class Refunds implements OrphanedChargeRefunds {
 
     /** The `reason` of the automatic refund of an orphaned charge. */
     public static final String ORPHANED_CHARGE = "orphaned_charge";
@@ -42,12 +47,12 @@ public class Refunds {
 
     private final RefundLifecycle lifecycle = new RefundLifecycle();
     private final RefundStore refunds;
-    private final PaymentStore payments;
+    private final PaymentQueries payments;
     private final EventStore events;
     private final DatabaseClient db;
     private final Clock clock;
 
-    public Refunds(RefundStore refunds, PaymentStore payments, EventStore events, DatabaseClient db, Clock clock) {
+    public Refunds(RefundStore refunds, PaymentQueries payments, EventStore events, DatabaseClient db, Clock clock) {
         this.refunds = refunds;
         this.payments = payments;
         this.events = events;
@@ -101,6 +106,7 @@ public class Refunds {
      * at most once per attempt; it does not count against the payment's own refundable amount. Empty when it
      * exists already.
      */
+    @Override
     public Mono<Refund> createForOrphan(Payment payment, int attempt, String connector) {
         return lifecycle.next(null, RefundEvent.CREATE)
                 .flatMap(initial -> {

@@ -1,10 +1,15 @@
-package com.payorch.payments;
+package com.payorch.refunds.internal;
 
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
+import com.payorch.payments.Payment;
+import com.payorch.refunds.Refund;
+import com.payorch.statemachine.BookingStatus;
+import com.payorch.statemachine.PaymentStatus;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.Page;
 import com.payorch.support.PageRequest;
+import com.payorch.support.SqlLiterals;
 import com.payorch.support.SqlPart;
 import com.payorch.support.UnknownCursor;
 import io.r2dbc.spi.Readable;
@@ -30,7 +35,12 @@ import reactor.core.publisher.Mono;
 @Component
 public class RefundStore {
 
-    static final String COLUMNS = """
+    private static final String PENDING = SqlLiterals.of(RefundStatus.PENDING);
+    private static final String PAYMENT_COMPLETED = SqlLiterals.of(PaymentStatus.COMPLETED);
+    private static final String BOOKING_ACTIVE = SqlLiterals.of(BookingStatus.ACTIVE);
+    private static final String BOOKING_CANCELLED = SqlLiterals.of(BookingStatus.CANCELLED);
+
+    private static final String COLUMNS = """
             id, merchant_id, payment_id, attempt, amount, currency, status, reason, failure_reason, connector,
             charge_reference, connector_reference, counts_against_payment, version, created_at, updated_at""";
 
@@ -47,7 +57,7 @@ public class RefundStore {
      * {@code amount} (null: all that is still refundable) of the payment, in one statement. Empty when the payment
      * is not COMPLETED or the amount does not fit: nothing was written then.
      */
-    Mono<Refund> insertReserving(String refundId, Payment payment, @Nullable Long amount, @Nullable String reason,
+    public Mono<Refund> insertReserving(String refundId, Payment payment, @Nullable Long amount, @Nullable String reason,
                                  Event created, Instant now) {
         SqlPart event = events.insertFrom("created_event", "refund_payment", created,
                 "jsonb_build_object('amount', amount)");
@@ -55,7 +65,7 @@ public class RefundStore {
                         with target as (
                             select id, coalesce(:amount, amount - amount_reserved) as refunded
                             from payments
-                            where id = :payment and merchant_id = :merchant and status = 'COMPLETED'
+                            where id = :payment and merchant_id = :merchant and status = """ + PAYMENT_COMPLETED + """
                             for update),
                         reserved as (
                             update payments p
@@ -66,7 +76,8 @@ public class RefundStore {
                         refund as (
                             insert into refunds (""" + COLUMNS + """
                                 )
-                            select :id, r.merchant_id, r.id, r.attempt, r.refunded, r.currency, 'PENDING', :reason,
+                            select :id, r.merchant_id, r.id, r.attempt, r.refunded, r.currency, """ + PENDING + """
+                            , :reason,
                                    null, r.connector, a.reference, null, true, 1, :now, :now
                             from reserved r
                             join payment_attempts a on a.payment_id = r.id and a.number = r.attempt
@@ -91,13 +102,14 @@ public class RefundStore {
      * one) for its whole amount; it reserves nothing of the payment's amount. At most one per attempt: empty when
      * it exists already.
      */
-    Mono<Refund> insertOrphanRefund(String refundId, Payment payment, int attempt, Event created, Instant now) {
+    public Mono<Refund> insertOrphanRefund(String refundId, Payment payment, int attempt, Event created, Instant now) {
         SqlPart event = events.insertFrom("created_event", "refund_payment", created, null);
         return db.sql("""
                         with refund as (
                             insert into refunds (""" + COLUMNS + """
                                 )
-                            select :id, p.merchant_id, p.id, a.number, p.amount, p.currency, 'PENDING', 'orphaned_charge',
+                            select :id, p.merchant_id, p.id, a.number, p.amount, p.currency, """ + PENDING + """
+                            , 'orphaned_charge',
                                    null, a.connector, a.reference, null, false, 1, :now, :now
                             from payments p join payment_attempts a on a.payment_id = p.id and a.number = :attempt
                             where p.id = :payment
@@ -117,7 +129,7 @@ public class RefundStore {
     }
 
     /** Where a settled refund leaves the payment and its booking. */
-    record Settled(long amountRefunded, boolean bookingCancelled) {
+    public record Settled(long amountRefunded, boolean bookingCancelled) {
     }
 
     /**
@@ -128,7 +140,7 @@ public class RefundStore {
      * lock orders concurrent settlements, so exactly one of them sees the total reach the amount. Empty when the
      * refund is no longer at that version (the caller re-reads).
      */
-    Mono<Settled> settle(Refund refund, RefundStatus to, @Nullable String failureReason,
+    public Mono<Settled> settle(Refund refund, RefundStatus to, @Nullable String failureReason,
                          @Nullable String connectorReference, Event settledEvent, Event cancelledEvent, Instant now) {
         boolean succeeded = to == RefundStatus.SUCCEEDED;
         SqlPart refundEvent = events.insertFrom("refund_event", "changed_payment", settledEvent, null);
@@ -139,7 +151,7 @@ public class RefundStore {
                             set status = :status, failure_reason = :failureReason,
                                 connector_reference = coalesce(connector_reference, :reference),
                                 version = version + 1, updated_at = :now, changed_at = now()
-                            where id = :id and version = :expectedVersion and status = 'PENDING'
+                            where id = :id and version = :expectedVersion and status = """ + PENDING + """
                             returning id, payment_id, amount, counts_against_payment),
                         changed_payment as (select payment_id as id from changed),
                         paid as (
@@ -151,11 +163,12 @@ public class RefundStore {
                             returning p.id, p.merchant_id, p.booking_id, p.amount, p.amount_refunded),
                         cancelled as (
                             update bookings b
-                            set status = 'CANCELLED', cancelled_at = :now, updated_at = :now, version = b.version + 1
+                            set status = """ + BOOKING_CANCELLED + """
+                            , cancelled_at = :now, updated_at = :now, version = b.version + 1
                             from paid
                             where :succeeded and paid.amount_refunded = paid.amount
                               and b.merchant_id = paid.merchant_id and b.id = paid.booking_id
-                              and b.payment_id = paid.id and b.status = 'ACTIVE'
+                              and b.payment_id = paid.id and b.status = """ + BOOKING_ACTIVE + """
                             returning b.payment_id as id),
                         cancelled_payment as (select id from cancelled),
                         """ + refundEvent.sql() + ", " + cancelEvent.sql() + """
@@ -180,7 +193,7 @@ public class RefundStore {
     }
 
     /** Records the connector's id of a PENDING refund once it is known (no version change: nothing decided). */
-    Mono<Void> recordReference(String refundId, String connectorReference) {
+    public Mono<Void> recordReference(String refundId, String connectorReference) {
         return db.sql("""
                         update refunds set connector_reference = :reference
                         where id = :id and connector_reference is null""")
@@ -215,7 +228,7 @@ public class RefundStore {
 
     /** PENDING refunds unchanged for longer than {@code seconds} (database clock), oldest first. */
     public Flux<Refund> pendingOlderThan(double seconds, int limit) {
-        return db.sql("select " + COLUMNS + " from refunds where status = 'PENDING'"
+        return db.sql("select " + COLUMNS + " from refunds where status = " + PENDING
                         + " and changed_at < now() - make_interval(secs => :seconds) order by changed_at limit :limit")
                 .bind("seconds", seconds)
                 .bind("limit", limit)
@@ -257,7 +270,7 @@ public class RefundStore {
         });
     }
 
-    static Refund refund(Readable row) {
+    private static Refund refund(Readable row) {
         return new Refund(row.get("id", String.class), row.get("merchant_id", String.class),
                 row.get("payment_id", String.class), row.get("attempt", Integer.class), row.get("amount", Long.class),
                 row.get("currency", String.class), RefundStatus.valueOf(row.get("status", String.class)),

@@ -1,0 +1,131 @@
+package com.payorch.payments.internal;
+
+import com.payorch.statemachine.AttemptStatus;
+import com.payorch.statemachine.PaymentStatus;
+import com.payorch.support.SqlLiterals;
+import java.util.Map;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * SQL for a payment's attempts apart from the changes of the payment: the connector's references of their charges,
+ * the failover bookkeeping of submissions in doubt, and the marking of an orphaned charge.
+ */
+@Component
+public class AttemptStore {
+
+    private static final String PENDING = SqlLiterals.of(AttemptStatus.PENDING);
+    private static final String SUCCEEDED = SqlLiterals.of(AttemptStatus.SUCCEEDED);
+    private static final String PAYMENT_PENDING = SqlLiterals.of(PaymentStatus.PENDING);
+
+    private final DatabaseClient db;
+
+    public AttemptStore(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** The attempt of {@code connector} whose charge is {@code reference}: (payment id, attempt number). */
+    public Mono<Map.Entry<String, Integer>> findAttemptByReference(String connector, String reference) {
+        return db.sql("select payment_id, number from payment_attempts where connector = :connector"
+                        + " and reference = :reference")
+                .bind("connector", connector)
+                .bind("reference", reference)
+                .map(row -> Map.entry(row.get("payment_id", String.class), row.get("number", Integer.class)))
+                .one();
+    }
+
+    /** Attempt numbers of a payment whose connector reference is not known yet, first first. */
+    public Flux<Integer> attemptsWithoutReference(String paymentId, String connector) {
+        return db.sql("select number from payment_attempts where payment_id = :payment and connector = :connector"
+                        + " and reference is null order by number")
+                .bind("payment", paymentId)
+                .bind("connector", connector)
+                .map(row -> row.get("number", Integer.class))
+                .all();
+    }
+
+    /** Records the connector's reference of an attempt, if none is recorded yet. */
+    public Mono<Void> recordReference(String paymentId, int attempt, String reference) {
+        return db.sql("update payment_attempts set reference = :reference where payment_id = :payment"
+                        + " and number = :attempt and reference is null")
+                .bind("reference", reference)
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .then();
+    }
+
+    /**
+     * Before a submission that may fail over: counts it as in doubt at {@code connector}. False when the attempt is no
+     * longer PENDING at that connector (it moved on, or an outcome came): the caller must not send.
+     */
+    public Mono<Boolean> beginSend(String paymentId, int attempt, String connector) {
+        return db.sql("""
+                        update payment_attempts set sends_in_doubt = sends_in_doubt + 1
+                        where payment_id = :payment and number = :attempt and connector = :connector
+                          and status = %s""".formatted(PENDING))
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .bind("connector", connector)
+                .fetch()
+                .rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
+    /** The submission ended with a definite "not charged": no longer in doubt. Answers the doubts left. */
+    public Mono<Integer> endSendNotCharged(String paymentId, int attempt, String connector) {
+        return db.sql("""
+                        update payment_attempts set sends_in_doubt = greatest(sends_in_doubt - 1, 0)
+                        where payment_id = :payment and number = :attempt and connector = :connector
+                        returning sends_in_doubt""")
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .bind("connector", connector)
+                .map(row -> row.get("sends_in_doubt", Integer.class))
+                .one()
+                .defaultIfEmpty(-1);
+    }
+
+    /**
+     * Moves a PENDING attempt from {@code from} to {@code to} (the payment's and the attempt's connector, one
+     * statement), only while no submission to {@code from} is in doubt. True when it moved. Not a state change: the
+     * payment's status, version and history stay as they are.
+     */
+    public Mono<Boolean> moveToConnector(String paymentId, int attempt, String from, String to) {
+        return db.sql("""
+                        with moved as (
+                            update payment_attempts set connector = :to, sends_in_doubt = 0
+                            where payment_id = :payment and number = :attempt and connector = :from
+                              and status = %s and sends_in_doubt = 0 and reference is null
+                            returning payment_id)
+                        update payments set connector = :to
+                        where id in (select payment_id from moved) and attempt = :attempt and connector = :from
+                          and status = %s""".formatted(PENDING, PAYMENT_PENDING))
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .bind("from", from)
+                .bind("to", to)
+                .fetch()
+                .rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
+    /**
+     * Marks a superseded attempt as having taken the money, once: true only for the call that marked it, so the
+     * caller writes one {@code charge.orphaned} event however often the outcome is reported.
+     */
+    public Mono<Boolean> markOrphaned(String paymentId, int attempt, String reference) {
+        return db.sql("""
+                        update payment_attempts
+                        set status = %s, reference = coalesce(reference, :reference), orphaned_at = now()
+                        where payment_id = :payment and number = :attempt and orphaned_at is null""".formatted(
+                        SUCCEEDED))
+                .bind("reference", reference)
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .fetch()
+                .rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+}
