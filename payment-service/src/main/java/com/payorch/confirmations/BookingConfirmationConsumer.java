@@ -45,14 +45,13 @@ class BookingConfirmationConsumer implements OutboxConsumer {
     private final EventStore events;
     private final TransactionalOperator transaction;
     private final ConfirmationProperties properties;
-    private final ConfirmationFaults faults;
     private final MeterRegistry meters;
     private final Clock clock;
     private final RecordingRetry retry = new RecordingRetry();
 
     BookingConfirmationConsumer(PaymentQueries payments, BookingConfirmations confirmations, ConfirmationMailer mailer,
                                 EventStore events, TransactionalOperator transaction,
-                                ConfirmationProperties properties, ConfirmationFaults faults, MeterRegistry meters,
+                                ConfirmationProperties properties, MeterRegistry meters,
                                 Clock clock) {
         this.payments = payments;
         this.confirmations = confirmations;
@@ -60,7 +59,6 @@ class BookingConfirmationConsumer implements OutboxConsumer {
         this.events = events;
         this.transaction = transaction;
         this.properties = properties;
-        this.faults = faults;
         this.meters = meters;
         this.clock = clock;
     }
@@ -114,9 +112,7 @@ class BookingConfirmationConsumer implements OutboxConsumer {
 
     private Mono<Void> sendAndRecord(ConfirmationMessage message, Map<String, String> metadata, UUID token,
                                      long recordDeadline) {
-        Mono<Void> sendThenRecord = Mono.defer(() -> faults.takeFailureBeforeSending()
-                        ? Mono.<ConfirmationMailer.Channel>error(new IllegalStateException("simulated failure before sending"))
-                        : mailer.send(message))
+        Mono<Void> sendThenRecord = Mono.defer(() -> mailer.send(message))
                 .onErrorResume(sendFailure -> confirmations.release(message.merchantId(), message.bookingId(), token)
                         .onErrorResume(releaseFailure -> Mono.empty())
                         .then(Mono.error(sendFailure)))
@@ -131,10 +127,7 @@ class BookingConfirmationConsumer implements OutboxConsumer {
         // One unit that no cancellation stops: the blocking SMTP send cannot be taken back once begun, so when the
         // relay stops waiting (payments.outbox.delivery-timeout) the send still ends in markSent (or release), and
         // the relay's next attempt finds the confirmation sent instead of sending it again once the claim expires.
-        return Mono.fromFuture(sendThenRecord::toFuture, true)
-                .then(Mono.defer(() -> faults.takeFailureAfterRecording()
-                        ? Mono.error(new IllegalStateException("simulated crash after recording the confirmation"))
-                        : Mono.empty()));
+        return Mono.fromFuture(sendThenRecord::toFuture, true);
     }
 
     private Mono<Void> record(ConfirmationMessage message, Map<String, String> metadata, UUID token) {

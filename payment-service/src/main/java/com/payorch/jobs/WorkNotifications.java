@@ -90,6 +90,11 @@ public class WorkNotifications implements SmartLifecycle {
                 .then(Mono.error(() -> new IllegalStateException("the LISTEN connection was closed")));
     }
 
+    /**
+     * Subscribes to the connection's notifications before it sends the LISTEN: the driver hands a notification only
+     * to the subscribers present when it arrives, so one sent right after the LISTEN would otherwise be lost until
+     * the next poll. Once the LISTEN is answered the opening counts and wakes the jobs for the work written before.
+     */
     private Mono<Void> listen(PostgresqlConnection connection) {
         return Flux.from(connection.createStatement("select current_schema()").execute())
                 .flatMap(result -> result.map((row, meta) -> row.get(0, String.class)))
@@ -99,18 +104,18 @@ public class WorkNotifications implements SmartLifecycle {
                         return Mono.error(new IllegalStateException("schema name " + schema
                                 + " cannot be a notification channel"));
                     }
-                    return Flux.from(connection.createStatement("LISTEN \"" + channel(schema) + "\"").execute())
+                    Mono<Void> dispatching = connection.getNotifications().doOnNext(this::dispatch).then();
+                    String listen = "LISTEN \"" + channel(schema) + "\"";
+                    Mono<Void> listening = Flux.from(connection.createStatement(listen).execute())
                             .flatMap(result -> result.getRowsUpdated())
-                            .then(Mono.just(schema));
-                })
-                .flatMapMany(schema -> {
-                    openings.incrementAndGet();
-                    log.debug("Listening for job wake-ups on {}", channel(schema));
-                    wakeAll();
-                    return connection.getNotifications();
-                })
-                .doOnNext(this::dispatch)
-                .then();
+                            .then(Mono.fromRunnable(() -> {
+                                openings.incrementAndGet();
+                                log.debug("Listening for job wake-ups on {}", channel(schema));
+                                wakeAll();
+                            }));
+                    // Mono.when subscribes in order: the notifications first, then the LISTEN.
+                    return Mono.when(dispatching, listening);
+                });
     }
 
     private void dispatch(Notification notification) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -25,9 +26,11 @@ class PeriodicJobTest {
                 overlapped.set(true);
             }
             int run = started.incrementAndGet();
+            // doOnTerminate, not doFinally: doFinally runs only after the end reached the job, which may have begun
+            // the next run by then; the job begins the next run only after this has run.
             return Mono.delay(Duration.ofMillis(20))
                     .then(run % 2 == 0 ? Mono.error(new IllegalStateException("every second run fails")) : Mono.empty())
-                    .doFinally(signal -> running.decrementAndGet());
+                    .doOnTerminate(running::decrementAndGet);
         }));
         job.start();
         try {
@@ -73,11 +76,17 @@ class PeriodicJobTest {
     void waitsTheInitialDelayAndStopCancelsTheRunInProgress() {
         AtomicBoolean cancelled = new AtomicBoolean();
         AtomicInteger runs = new AtomicInteger();
+        AtomicLong firstRunAt = new AtomicLong();
         PeriodicJob job = new PeriodicJob("stopping", Duration.ofMillis(200), Duration.ofMillis(10),
-                () -> Mono.fromRunnable(runs::incrementAndGet).then(Mono.never()).doOnCancel(() -> cancelled.set(true)));
+                () -> Mono.fromRunnable(() -> {
+                    firstRunAt.compareAndSet(0, System.nanoTime());
+                    runs.incrementAndGet();
+                }).then(Mono.never()).doOnCancel(() -> cancelled.set(true)));
+        // Measured, not sampled right after start(): a test thread paused 200 ms would see the run and fail.
+        long startedAt = System.nanoTime();
         job.start();
-        assertThat(runs).hasValue(0);
         await().atMost(WAIT).until(() -> runs.get() == 1);
+        assertThat(Duration.ofNanos(firstRunAt.get() - startedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
 
         job.stop();
 

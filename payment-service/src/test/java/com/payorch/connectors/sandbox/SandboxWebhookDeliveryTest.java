@@ -25,6 +25,9 @@ class SandboxWebhookDeliveryTest extends ApiTest {
     private static final String SECRET = "whsec_d0BFmsU0VGMdJ9HDLxiqpaqFttUk0N9DueT0Sgghp/I=";
     private static final WebhookReceiver receiver = new WebhookReceiver(SECRET);
     private static final Duration WAIT = Duration.ofSeconds(20);
+    // The receiver fails by amount, armed before the payment exists: its first webhook may leave before the 201.
+    private static final long FAILED_ONCE_AMOUNT = 12001;
+    private static final long ALWAYS_FAILED_AMOUNT = 12002;
 
     @DynamicPropertySource
     static void sandboxDeliversToTheReceiver(DynamicPropertyRegistry registry) {
@@ -116,8 +119,8 @@ class SandboxWebhookDeliveryTest extends ApiTest {
     @Test
     void aWebhookAnswered500IsRetriedUnderTheSameIdAndFreshlySigned() {
         double retriesBefore = deliveries("retry");
-        String paymentId = createPayment("pm_card_ok");
-        receiver.failOnceFor(paymentId);
+        receiver.failOnceForPaymentsOf(FAILED_ONCE_AMOUNT);
+        String paymentId = createPaymentOf(FAILED_ONCE_AMOUNT);
 
         List<Received> received = awaitWebhooksDone(paymentId, "delivered");
 
@@ -133,8 +136,8 @@ class SandboxWebhookDeliveryTest extends ApiTest {
     @Test
     void aReceiverThatKeepsFailingIsGivenUpAfterMaxAttempts() {
         double gaveUpBefore = deliveries("gave_up");
-        String paymentId = createPayment("pm_card_ok");
-        receiver.failAlwaysFor(paymentId);
+        receiver.failAlwaysForPaymentsOf(ALWAYS_FAILED_AMOUNT);
+        String paymentId = createPaymentOf(ALWAYS_FAILED_AMOUNT);
 
         List<Received> received = awaitWebhooksDone(paymentId, "gave_up");
 
@@ -174,6 +177,13 @@ class SandboxWebhookDeliveryTest extends ApiTest {
                 select count(*) from sandbox_charges where payment_id = $1 and webhooks_outcome = $2""",
                 paymentId, outcome) == 1);
         return receiver.receivedFor(paymentId);
+    }
+
+    private String createPaymentOf(long amount) {
+        return createPaymentFromBody("""
+                {"bookingId": "%s", "amount": %d, "currency": "JPY", "paymentMethod": "pm_card_ok",
+                 "customerEmail": "guest@example.com", "description": "Room 101, 2 nights"}"""
+                .formatted(unique("bk"), amount));
     }
 
     private String chargeOf(String paymentId) {

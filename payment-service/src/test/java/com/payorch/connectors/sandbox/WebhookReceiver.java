@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A stand-in for the service's webhook endpoint on a random loopback port: records every request, checks its
- * signature with {@link WebhookSignatureVerifier}, and answers 200 unless told to fail for a payment.
+ * signature with {@link WebhookSignatureVerifier}, and answers 200 unless told to fail for payments of an amount.
  */
 final class WebhookReceiver {
 
@@ -32,8 +32,8 @@ final class WebhookReceiver {
 
     private final WebhookSignatureVerifier verifier;
     private final List<Received> received = new CopyOnWriteArrayList<>();
-    private final Set<String> failOnce = ConcurrentHashMap.newKeySet();
-    private final Set<String> failAlways = ConcurrentHashMap.newKeySet();
+    private final Set<Long> failOnce = ConcurrentHashMap.newKeySet();
+    private final Set<Long> failAlways = ConcurrentHashMap.newKeySet();
     private final DisposableServer server;
 
     WebhookReceiver(String secret) {
@@ -53,14 +53,17 @@ final class WebhookReceiver {
         return List.copyOf(received);
     }
 
-    /** The next request about this payment gets a 500. */
-    void failOnceFor(String paymentId) {
-        failOnce.add(paymentId);
+    /**
+     * The first request about a payment of this amount gets a 500. Armed by amount, before the payment is made: once
+     * its id is known, its first webhook may already be on its way.
+     */
+    void failOnceForPaymentsOf(long amount) {
+        failOnce.add(amount);
     }
 
-    /** Every request about this payment gets a 500. */
-    void failAlwaysFor(String paymentId) {
-        failAlways.add(paymentId);
+    /** Every request about a payment of this amount gets a 500 (armed before the payment is made, as above). */
+    void failAlwaysForPaymentsOf(long amount) {
+        failAlways.add(amount);
     }
 
     private Mono<Void> receive(HttpServerRequest request, HttpServerResponse response) {
@@ -71,7 +74,8 @@ final class WebhookReceiver {
             }
             JsonNode json = parse(body);
             String paymentId = json.path("data").path("paymentId").asText();
-            int status = failAlways.contains(paymentId) || failOnce.remove(paymentId) ? 500 : 200;
+            long amount = json.path("data").path("amount").asLong();
+            int status = failAlways.contains(amount) || failOnce.remove(amount) ? 500 : 200;
             received.add(new Received(headers.getFirst("webhook-id"), json.path("type").asText(), paymentId,
                     new String(body, StandardCharsets.UTF_8), headers.getFirst(HttpHeaders.CONTENT_TYPE),
                     verifier.isValid(headers, body), status));
