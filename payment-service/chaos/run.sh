@@ -13,8 +13,9 @@
 #   CHAOS_REBUILD   1: build the jar and the test classes even if they are there
 #   CHAOS_CAMPAIGN_HEAP  the campaign JVM's -Xmx (default 768m, 3g for runs over 10 minutes)
 #
-# Reuses payment-service/target/payment-service-0.1.0-SNAPSHOT.jar and target/test-classes when present (after
-# ./mvnw verify they are); the test classpath is cached in payment-service/target/chaos-classpath.txt.
+# The campaign's code is the test source set payment-service/src/campaign/java, compiled with the tests into
+# target/test-classes. Reuses payment-service/target/payment-service-0.1.0-SNAPSHOT.jar and target/test-classes when
+# present (after ./mvnw verify they are); the test classpath is cached in payment-service/target/chaos-classpath.txt.
 set -euo pipefail
 
 CHAOS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,6 +1,6 @@
 -- pgbench-equivalent of one POST /v1/payments (new key, new booking, sandbox gateway, webhooks off): the same
 -- statements, in the same order, as the service issues them since the key claim was folded into the first statement
--- (3 statements, each its own transaction, no BEGIN/COMMIT; StatementsPerCreateTest asserts that count). Earlier
+-- (3 statements, each its own transaction, no BEGIN/COMMIT; StatementsPerCreateIT asserts that count). Earlier
 -- shapes: 11 round trips (BEGIN/COMMIT counted) in 4 transactions before this change, 20 at the baseline
 -- (create-baseline.sql).
 --   (1) IdempotencyKeys.claimNewPart + PaymentStore.insertCreated: key at PAYMENT_CREATED, booking, payment,

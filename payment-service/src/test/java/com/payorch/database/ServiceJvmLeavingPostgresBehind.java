@@ -8,7 +8,7 @@ import java.sql.Statement;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * Run in a child JVM by {@link OrphanedPostgresTakeoverTest}: starts the embedded PostgreSQL as the service does,
+ * Run in a child JVM by {@link OrphanedPostgresTakeoverIT}: starts the embedded PostgreSQL as the service does,
  * commits a row, prints {@link #READY} and waits to be killed with SIGKILL, leaving PostgreSQL running.
  */
 public final class ServiceJvmLeavingPostgresBehind {

@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * and signed with the SDK's {@link HMACValidator}.
  *
  * <p>Bodies follow Adyen's published OpenAPI (repository `Adyen/adyen-openapi`), checked by {@code
- * FakeAdyenFidelityTest} with the SDK's models: the `/payments` answer is `PaymentResponse` of
+ * FakeAdyenFidelityIT} with the SDK's models: the `/payments` answer is `PaymentResponse` of
  * `json/CheckoutService-v71.json` (shaped as its example `post-payments-card-direct-200`), the refund answer
  * `PaymentRefundResponse` (example `post-payments-paymentPspReference-refunds-refund-201`), errors `ServiceError`
  * (examples `generic-401`, `generic-500`), notifications `AuthorisationNotificationRequest` /

@@ -56,7 +56,7 @@ import org.w3c.dom.NodeList;
  * </ul>
  * Bodies are shaped as Braintree's API answers (the response XML braintree-java's `Transaction`, `Result`,
  * `ResourceCollection` and `WebhookNotification` read; the notification payload and signature as the SDK's own
- * `WebhookTestingGateway.sampleNotification` builds them); {@code FakeBraintreeFidelityTest} reads each with the SDK.
+ * `WebhookTestingGateway.sampleNotification` builds them); {@code FakeBraintreeFidelityIT} reads each with the SDK.
  * Faults: {@link #failNext} (by nonce, for a sale), {@link #refuseConnections} / {@link #acceptConnections}.
  */
 public final class FakeBraintree implements AutoCloseable {

@@ -53,7 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
  * fixture there, with our ids and values), errors as the `error` / `api_errors` schema (`type`, `code`,
  * `decline_code`, `message`, `param`, `doc_url`, `charge`, `payment_intent`, `payment_method`), lists as `list` and
  * `search_result`; every answer carries `Request-Id` and `Stripe-Version`, a replay `Idempotent-Replayed: true` and
- * `Original-Request`. {@code FakeStripeFidelityTest} reads every kind of body with stripe-java's own models and
+ * `Original-Request`. {@code FakeStripeFidelityIT} reads every kind of body with stripe-java's own models and
  * rejects a field the SDK does not know. Faults are queued
  * with {@link #failNext}; events are built and signed like Stripe's with {@link #event} and {@link #sign}.
  * Kept self-contained so it can also run standalone (e.g. for a chaos harness).

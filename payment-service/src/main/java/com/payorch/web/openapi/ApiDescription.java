@@ -43,7 +43,7 @@ import org.springframework.stereotype.Component;
 /**
  * The OpenAPI description served at `/v3/api-docs`, written out by hand: the controllers read raw bodies (strict
  * JSON, the 64 KiB limit, the idempotency fingerprint) so springdoc cannot infer their schemas. It replaces what
- * springdoc found; `OpenApiTest` checks that it names exactly the `/v1` routes the application maps and that real
+ * springdoc found; `OpenApiIT` checks that it names exactly the `/v1` routes the application maps and that real
  * responses of every endpoint match their schemas.
  */
 @Component

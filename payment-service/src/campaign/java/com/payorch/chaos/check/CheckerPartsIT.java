@@ -1,0 +1,119 @@
+package com.payorch.chaos.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.chaos.CampaignFacts;
+import com.payorch.chaos.CampaignFacts.PspCharge;
+import com.payorch.chaos.check.Operations.Kind;
+import com.payorch.chaos.check.Operations.Operation;
+import com.payorch.chaos.history.HistoryEntry;
+import com.payorch.fakes.FakeAdyen;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The checker's parts that need no service: pairing the history, telling charges' attempts, the Adyen ledger. */
+class CheckerPartsIT {
+
+    private static HistoryEntry entry(HistoryEntry.Kind kind, String process, String method, String path,
+                                      Map<String, String> headers, Integer status, String response) {
+        return new HistoryEntry(0, 0, kind, process, "op", "i1", method, path, headers, null, status, null, response,
+                null);
+    }
+
+    @Test
+    void eachAnswerIsPairedWithItsProcesssInvokeAndKindsComeFromMethodAndPath() {
+        Map<String, String> quoted = Map.of("idempotency-key", "\"abc\"");
+        List<Operation> operations = Operations.of(List.of(
+                entry(HistoryEntry.Kind.INVOKE, "c1", "POST", "/v1/payments", quoted, null, null),
+                entry(HistoryEntry.Kind.INVOKE, "c2", "POST", "/v1/payments/pay_1/retry", Map.of(), null, null),
+                entry(HistoryEntry.Kind.NEMESIS, "nemesis", null, null, null, null, null),
+                // an answer that does not repeat its request: the INVOKE's is used
+                entry(HistoryEntry.Kind.LOST, "c2", null, null, null, null, null),
+                entry(HistoryEntry.Kind.ANSWERED, "c1", "POST", "/v1/payments", quoted, 201, "{\"id\":\"pay_2\"}"),
+                entry(HistoryEntry.Kind.INVOKE, "c1", "POST", "/v1/payments/pay_2/refunds", Map.of(), null, null),
+                entry(HistoryEntry.Kind.ANSWERED, "c1", "POST", "/v1/payments/pay_2/refunds", Map.of(), 409, "{}"),
+                entry(HistoryEntry.Kind.INVOKE, "c3", "GET", "/v1/payments/pay_2", Map.of(), null, null),
+                entry(HistoryEntry.Kind.ANSWERED, "c3", "GET", "/v1/payments/pay_2", Map.of(), 200, "{}")));
+
+        assertThat(operations).extracting(Operation::kind)
+                .containsExactly(Kind.RETRY, Kind.CREATE, Kind.REFUND, Kind.OTHER);
+        assertThat(operations).extracting(Operation::acknowledged).containsExactly(false, true, false, true);
+        assertThat(operations.get(0).paymentIdInPath()).isEqualTo("pay_1");
+        assertThat(operations.get(0).answer().kind()).isEqualTo(HistoryEntry.Kind.LOST);
+        assertThat(operations.get(1).idempotencyKey()).isEqualTo("abc");
+        assertThat(operations.get(1).responseJson().path("id").asText()).isEqualTo("pay_2");
+        assertThat(operations.get(2).paymentIdInPath()).isEqualTo("pay_2");
+    }
+
+    @Test
+    void aPspChargeIsTiedToItsAttemptByKeyElseReferenceElseItsRecordedReference() {
+        Snapshot db = new Snapshot(List.of(), List.of(new Snapshot.Attempt("pay_c", 4, "adyen", "PSPC", "SUCCEEDED",
+                false)), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+        CampaignFacts facts = facts(List.of(
+                new PspCharge("stripe", "pi_a", "pay_a-attempt-3", "pay_a", 100, "usd", true, List.of()),
+                new PspCharge("stripe", "pi_b", null, "pay_b:2", 100, "USD", true, List.of()),
+                new PspCharge("adyen", "PSPC", "something-else", "pay_c", 100, "EUR", false, List.of()),
+                new PspCharge("adyen", "PSPD", null, null, 100, "EUR", false, List.of())));
+
+        List<Charges.Charge> charges = Charges.of(facts, db).all();
+
+        assertThat(charges).extracting(c -> c.paymentId() + "#" + c.attempt())
+                .containsExactly("pay_a#3", "pay_b#2", "pay_c#4", "null#null");
+        assertThat(charges.get(0).currency()).isEqualTo("USD");
+        assertThat(Charges.failed("failed")).isTrue();
+        assertThat(Charges.failed("refused")).isTrue();
+        assertThat(Charges.failed("received")).isFalse();
+        assertThat(Charges.failed("succeeded")).isFalse();
+    }
+
+    @Test
+    void theAdyenLedgerNamesTheAttemptsKeyTheOutcomeAndTheRefunds() throws Exception {
+        try (FakeAdyen adyen = new FakeAdyen().acceptKey("adyen-key")) {
+            HttpClient http = HttpClient.newHttpClient();
+            String authorised = post(http, adyen.checkoutUrl() + "/payments", "pay_x-attempt-2", """
+                    {"amount": {"value": 700, "currency": "EUR"}, "reference": "pay_x", "merchantAccount": "M",
+                     "paymentMethod": {"type": "scheme", "storedPaymentMethodId": "pm_card_visa"},
+                     "metadata": {"attempt": "2"}}""");
+            String received = post(http, adyen.checkoutUrl() + "/payments", "pay_y", """
+                    {"amount": {"value": 300, "currency": "EUR"}, "reference": "pay_y", "merchantAccount": "M",
+                     "paymentMethod": {"type": "scheme", "storedPaymentMethodId": "pm_card_processing"},
+                     "metadata": {"attempt": "1"}}""");
+            String refund = post(http, adyen.checkoutUrl() + "/payments/" + authorised + "/refunds", "re_1", """
+                    {"amount": {"value": 200, "currency": "EUR"}, "reference": "re_1", "merchantAccount": "M"}""");
+
+            List<PspCharge> ledger = Ledgers.adyen(adyen, Set.of(), Set.of(refund));
+
+            assertThat(ledger).extracting(PspCharge::pspReference).containsExactly(authorised, received);
+            assertThat(ledger.get(0).idempotencyKey()).isEqualTo("pay_x-attempt-2");
+            assertThat(ledger.get(0).reference()).isEqualTo("pay_x");
+            assertThat(ledger.get(0).succeeded()).isTrue();
+            assertThat(ledger.get(0).refunds()).singleElement()
+                    .satisfies(r -> assertThat(Charges.failed(r.status())).isTrue())
+                    .satisfies(r -> assertThat(r.amount()).isEqualTo(200));
+            assertThat(ledger.get(1).succeeded()).isFalse();
+            assertThat(Ledgers.adyen(adyen, Set.of(received), Set.of()).get(1).succeeded()).isTrue();
+        }
+    }
+
+    private static String post(HttpClient http, String url, String key, String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url))
+                .header("X-API-Key", "adyen-key").header("Idempotency-Key", key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
+        return new JsonMapper().readTree(response.body()).path("pspReference").asText();
+    }
+
+    private static CampaignFacts facts(List<PspCharge> charges) {
+        return new FrozenFacts(new CampaignFacts.Database("jdbc:none", "", "", "none"), List.of(), charges,
+                List.of(), List.of(), Optional.empty());
+    }
+}

@@ -1,0 +1,49 @@
+package com.payorch.chaos.nemesis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.chaos.world.World;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The nemesis's schedule is the seed's: the same seed plans the same faults; a long run plans every kind. */
+class NemesisPlanIT {
+
+    private static final List<String> INSTANCES = List.of("i1", "i2", "i3");
+
+    @Test
+    void theSameSeedPlansTheSameFaultsAndAnotherSeedOthers() {
+        List<Nemesis.Planned> plan = Nemesis.plan(42, Duration.ofSeconds(180), INSTANCES);
+        assertThat(Nemesis.plan(42, Duration.ofSeconds(180), INSTANCES)).isEqualTo(plan);
+        assertThat(Nemesis.plan(43, Duration.ofSeconds(180), INSTANCES)).isNotEqualTo(plan);
+        assertThat(plan).hasSizeBetween(180 / 5, 180 / 1);
+    }
+
+    @Test
+    void everyFaultIsPlannedWithinTheRunOnATargetThatExists() {
+        Duration duration = Duration.ofSeconds(1800);
+        List<Nemesis.Planned> plan = Nemesis.plan(7, duration, INSTANCES);
+
+        assertThat(plan.stream().map(Nemesis.Planned::fault).collect(Collectors.toSet()))
+                .isEqualTo(EnumSet.allOf(Fault.class));
+        Set<String> links = INSTANCES.stream().flatMap(i -> World.LINKS.stream().map(link -> i + "." + link))
+                .collect(Collectors.toSet());
+        assertThat(plan).allSatisfy(planned -> {
+            assertThat(planned.atMillis()).isBetween(3_000L, duration.toMillis() - 3_000);
+            assertThat(planned.holdMillis()).isBetween(1_000L, 7_000L);
+            switch (planned.fault()) {
+                case KILL_INSTANCE -> assertThat(INSTANCES).contains(planned.target());
+                case TERMINATE_BACKENDS, DB_RESTART -> assertThat(planned.target()).isEqualTo("postgres");
+                case RECEIVER_DOWN -> assertThat(planned.target()).isEqualTo("receiver");
+                case ANSWERS_LOST -> assertThat(planned.target()).matches("i[123]\\.(stripe|adyen)");
+                case SMTP_STALL -> assertThat(planned.target()).matches("i[123]\\.smtp");
+                default -> assertThat(links).contains(planned.target());
+            }
+        });
+        assertThat(plan).isSortedAccordingTo((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
+    }
+}

@@ -1,0 +1,193 @@
+package com.payorch.fakes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.adyen.model.checkout.PaymentRefundResponse;
+import com.adyen.model.checkout.PaymentResponse;
+import com.adyen.model.checkout.ServiceError;
+import com.adyen.model.notification.NotificationRequest;
+import com.adyen.model.notification.NotificationRequestItem;
+import com.adyen.util.HMACValidator;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every kind of body {@link FakeAdyen} answers (and every notification it builds) is read with the Adyen SDK's own
+ * generated models (Checkout v71: `PaymentResponse`, `PaymentRefundResponse`, `ServiceError`; `NotificationRequest`)
+ * through the SDK's own Jackson mapper made strict (an unknown field fails), and the fields the service maps are
+ * populated. Also Adyen's headers (`pspReference`, the echoed `Idempotency-Key`) and its idempotency rule.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class FakeAdyenFidelityIT {
+
+    private static final String KEY = "AQE_FakeFidelityAdyenKeyDoNotLog_0008";
+    private static final String ACCOUNT = "PayorchFidelityECOM";
+    private static final String HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+    private static final ObjectMapper STRICT = com.adyen.model.checkout.JSON.getMapper().copy()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private final FakeAdyen adyen = new FakeAdyen().acceptKey(KEY);
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @AfterAll
+    void stop() {
+        adyen.close();
+    }
+
+    @Test
+    void theStrictReaderRejectsAFieldTheModelDoesNotKnow() {
+        assertThatThrownBy(() -> STRICT.readValue("{\"resultCode\": \"Authorised\", \"notAField\": 1}",
+                PaymentResponse.class)).isInstanceOf(UnrecognizedPropertyException.class);
+    }
+
+    @Test
+    void anAuthorisedPaymentIsAPaymentResponseAndTheSameKeyAnswersTheSameOne() throws Exception {
+        String key = "key_" + UUID.randomUUID();
+        String body = payment("pay_afid1", "pm_stored_fid");
+        HttpResponse<String> first = post("/payments", body, key);
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        PaymentResponse response = STRICT.readValue(first.body(), PaymentResponse.class);
+        assertThat(response.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.AUTHORISED);
+        assertThat(response.getPspReference()).hasSize(16);
+        assertThat(response.getMerchantReference()).isEqualTo("pay_afid1");
+        assertThat(response.getAmount().getValue()).isEqualTo(4200L);
+        assertThat(response.getAmount().getCurrency()).isEqualTo("EUR");
+        assertThat(response.getAdditionalData()).containsKey("authCode");
+        assertThat(first.headers().firstValue("pspReference")).contains(response.getPspReference());
+        assertThat(first.headers().firstValue("Idempotency-Key")).contains(key);
+        assertThat(PaymentResponse.fromJson(first.body())).isEqualTo(response);
+
+        HttpResponse<String> again = post("/payments", body, key);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(adyen.paymentsFor("pay_afid1")).hasSize(1);
+    }
+
+    @Test
+    void aRefusalAndAReceivedPaymentArePaymentResponses() throws Exception {
+        PaymentResponse refused = STRICT.readValue(post("/payments", payment("pay_afid2", null),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        assertThat(refused.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.REFUSED);
+        assertThat(refused.getRefusalReason()).isEqualTo("Refused");
+        assertThat(refused.getRefusalReasonCode()).isEqualTo("2");
+
+        PaymentResponse received = STRICT.readValue(post("/payments", payment("pay_afid3", "pm_card_processing_fid"),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        assertThat(received.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.RECEIVED);
+        assertThat(received.getPspReference()).isNotBlank();
+    }
+
+    @Test
+    void errorsAreServiceErrorsAndA500AfterProcessingLeavesTheFirstResultForTheKey() throws Exception {
+        HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create(adyen.checkoutUrl()
+                        + "/payments")).header("X-API-Key", "AQE_NotAKnownKey").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(payment("pay_afid4", "pm_stored_fid"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(unauthorized.statusCode()).isEqualTo(401);
+        ServiceError security = STRICT.readValue(unauthorized.body(), ServiceError.class);
+        assertThat(security.getStatus()).isEqualTo(401);
+        assertThat(security.getErrorCode()).isEqualTo("000");
+        assertThat(security.getErrorType()).isEqualTo("security");
+
+        String key = "key_" + UUID.randomUUID();
+        String body = payment("pay_afid5", "pm_stored_fid500");
+        adyen.failNext("pm_stored_fid500", FakeAdyen.Failure.ERROR_500_AFTER_CHARGE);
+        HttpResponse<String> failed = post("/payments", body, key);
+        assertThat(failed.statusCode()).isEqualTo(500);
+        ServiceError internal = STRICT.readValue(failed.body(), ServiceError.class);
+        assertThat(internal.getStatus()).isEqualTo(500);
+        assertThat(internal.getPspReference()).isNotBlank();
+        PaymentResponse retried = STRICT.readValue(post("/payments", body, key).body(), PaymentResponse.class);
+        assertThat(retried.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.AUTHORISED);
+        assertThat(retried.getPspReference()).isEqualTo(internal.getPspReference());
+        assertThat(adyen.paymentsFor("pay_afid5")).hasSize(1);
+
+        adyen.failNext("pm_stored_fid500b", FakeAdyen.Failure.ERROR_500_BEFORE_CHARGE);
+        HttpResponse<String> before = post("/payments", payment("pay_afid6", "pm_stored_fid500b"),
+                "key_" + UUID.randomUUID());
+        assertThat(before.statusCode()).isEqualTo(500);
+        assertThat(STRICT.readValue(before.body(), ServiceError.class).getErrorType()).isEqualTo("configuration");
+        assertThat(adyen.paymentsFor("pay_afid6")).isEmpty();
+    }
+
+    @Test
+    void aRefundIsAPaymentRefundResponseReceivedAndIdempotentOnItsKey() throws Exception {
+        PaymentResponse paid = STRICT.readValue(post("/payments", payment("pay_afid7", "pm_stored_fidr"),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        String refundKey = "ref_" + UUID.randomUUID();
+        String refund = """
+                {"amount": {"currency": "EUR", "value": 1000}, "merchantAccount": "%s", "reference": "%s"}"""
+                .formatted(ACCOUNT, refundKey);
+        HttpResponse<String> created = post("/payments/" + paid.getPspReference() + "/refunds", refund, refundKey);
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        PaymentRefundResponse response = STRICT.readValue(created.body(), PaymentRefundResponse.class);
+        assertThat(response.getStatus()).isEqualTo(PaymentRefundResponse.StatusEnum.RECEIVED);
+        assertThat(response.getPaymentPspReference()).isEqualTo(paid.getPspReference());
+        assertThat(response.getReference()).isEqualTo(refundKey);
+        assertThat(response.getMerchantAccount()).isEqualTo(ACCOUNT);
+        assertThat(response.getAmount().getValue()).isEqualTo(1000L);
+        assertThat(created.headers().firstValue("pspReference")).contains(response.getPspReference());
+        assertThat(post("/payments/" + paid.getPspReference() + "/refunds", refund, refundKey).body())
+                .isEqualTo(created.body());
+        assertThat(adyen.refundsOf(paid.getPspReference())).hasSize(1);
+    }
+
+    @Test
+    void notificationsAreNotificationRequestsWhoseItemsTheSdksHmacValidatorAccepts() throws Exception {
+        String batch = FakeAdyen.notification(ACCOUNT, HMAC_KEY, List.of(
+                Map.of("pspReference", "8816118280275544", "merchantReference", "pay_afid8", "success", true,
+                        "value", 4200L, "currency", "EUR", "reason", "065696:1111:03/2030"),
+                Map.of("pspReference", "8816118280275545", "merchantReference", "ref_afid8", "success", false,
+                        "value", 1000L, "currency", "EUR", "eventCode", "REFUND",
+                        "originalReference", "8816118280275544", "reason", "Insufficient balance")));
+
+        NotificationRequest request = NotificationRequest.fromJson(batch);
+        assertThat(request.getLive()).isEqualTo("false");
+        List<NotificationRequestItem> items = request.getNotificationItems();
+        assertThat(items).hasSize(2);
+        HMACValidator validator = new HMACValidator();
+        for (NotificationRequestItem item : items) {
+            assertThat(validator.validateHMAC(item, HMAC_KEY)).as("item %s", item.getPspReference()).isTrue();
+            assertThat(item.getMerchantAccountCode()).isEqualTo(ACCOUNT);
+            assertThat(item.getEventDate()).isNotNull();
+        }
+        assertThat(items.get(0).getEventCode()).isEqualTo("AUTHORISATION");
+        assertThat(items.get(0).isSuccess()).isTrue();
+        assertThat(items.get(0).getAmount().getValue()).isEqualTo(4200L);
+        assertThat(items.get(1).getEventCode()).isEqualTo("REFUND");
+        assertThat(items.get(1).isSuccess()).isFalse();
+        assertThat(items.get(1).getOriginalReference()).isEqualTo("8816118280275544");
+        assertThat(items.get(1).getReason()).isEqualTo("Insufficient balance");
+    }
+
+    private static String payment(String reference, String storedPaymentMethodId) {
+        String method = storedPaymentMethodId != null
+                ? "{\"type\": \"scheme\", \"storedPaymentMethodId\": \"" + storedPaymentMethodId + "\"}"
+                : "{\"type\": \"scheme\", \"number\": \"4111111111111111\", \"holderName\": \"REFUSED\"}";
+        return """
+                {"amount": {"currency": "EUR", "value": 4200}, "merchantAccount": "%s", "reference": "%s",
+                 "paymentMethod": %s, "metadata": {"payment_id": "%s", "attempt": "1"}}"""
+                .formatted(ACCOUNT, reference, method, reference);
+    }
+
+    private HttpResponse<String> post(String path, String json, String idempotencyKey) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(adyen.checkoutUrl() + path))
+                .header("X-API-Key", KEY)
+                .header("Idempotency-Key", idempotencyKey)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,392 @@
+package com.payorch.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.gateway.Connector;
+import com.payorch.testsupport.ApiTest;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpMethod;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.web.reactive.result.method.RequestMappingInfo;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The served OpenAPI description is complete and true: it names exactly the `/v1` routes the application maps,
+ * every operation but the gateway's webhook needs the bearer scheme, every problem response lists its codes, and a
+ * real response of every endpoint (successes and problems) matches the schema the description gives for its
+ * status. The schemas are checked by walking them ($ref, type, nullable, required, properties,
+ * additionalProperties, items, enum, date-time).
+ */
+@TestPropertySource(properties = {
+        "payments.merchants.docs.api-key=" + OpenApiIT.DOCS_KEY,
+        // nothing listens there: deliveries fail, which is fine for reading their shape
+        "payments.merchants.docs.webhook-url=http://127.0.0.1:9/hooks",
+        "payments.merchants.docs.webhook-secret=whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+})
+class OpenApiIT extends ApiTest {
+
+    static final String DOCS_KEY = "sk_test_docs";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The application's and actuator's controller mappings: every route that is served. */
+    @Autowired
+    List<RequestMappingHandlerMapping> mappings;
+
+    @Autowired
+    List<Connector> connectors;
+
+    /**
+     * One mapped pattern as the routes it serves: the webhook controller's `{connector}` patterns stand for each
+     * plugged-in connector's endpoint of that shape (per merchant or not).
+     */
+    private Stream<String> served(String pattern) {
+        if (pattern.equals("/v1/webhooks/{connector}")) {
+            return connectors.stream().filter(c -> !c.webhooksPerMerchant()).map(c -> "/v1/webhooks/" + c.name());
+        }
+        if (pattern.equals("/v1/webhooks/{connector}/{merchantId}")) {
+            return connectors.stream().filter(Connector::webhooksPerMerchant)
+                    .map(c -> "/v1/webhooks/" + c.name() + "/{merchantId}");
+        }
+        return Stream.of(pattern);
+    }
+
+    private JsonNode description() {
+        byte[] body = client.get().uri("/v3/api-docs").exchange()
+                .expectStatus().isOk()
+                .expectHeader().contentTypeCompatibleWith("application/json")
+                .expectBody().returnResult().getResponseBody();
+        return JSON.readTree(body);
+    }
+
+    @Test
+    void theDescriptionAndSwaggerUiAreServedWithoutCredentials() {
+        JsonNode description = description();
+        assertThat(description.path("openapi").asText()).startsWith("3.");
+        assertThat(description.path("components").path("securitySchemes").path("bearer").path("scheme").asText())
+                .isEqualTo("bearer");
+        EntityExchangeResult<byte[]> ui = client.get().uri("/swagger-ui.html").exchange()
+                .expectBody().returnResult();
+        if (ui.getStatus().is3xxRedirection()) {
+            URI location = ui.getResponseHeaders().getLocation();
+            ui = client.get().uri(location.isAbsolute() ? location.getPath() : location.toString()).exchange()
+                    .expectBody().returnResult();
+        }
+        assertThat(ui.getStatus().value()).isEqualTo(200);
+        assertThat(new String(ui.getResponseBody(), StandardCharsets.UTF_8)).containsIgnoringCase("swagger");
+    }
+
+    @Test
+    void describesExactlyTheV1RoutesTheApplicationMaps() {
+        Set<String> mapped = new TreeSet<>();
+        for (RequestMappingInfo info : mappings.stream().flatMap(m -> m.getHandlerMethods().keySet().stream())
+                .toList()) {
+            info.getPatternsCondition().getPatterns().stream().map(p -> p.getPatternString())
+                    .filter(p -> p.startsWith("/v1/"))
+                    .flatMap(this::served)
+                    .forEach(p -> info.getMethodsCondition().getMethods()
+                            .forEach(m -> mapped.add(m.name() + " " + p)));
+        }
+        Set<String> described = new TreeSet<>();
+        JsonNode paths = description().path("paths");
+        for (String path : paths.propertyNames()) {
+            for (String method : paths.path(path).propertyNames()) {
+                if (Set.of("get", "post", "put", "patch", "delete").contains(method)) {
+                    described.add(method.toUpperCase() + " " + path);
+                }
+            }
+        }
+        assertThat(mapped).hasSizeGreaterThanOrEqualTo(10);
+        assertThat(described).isEqualTo(mapped);
+    }
+
+    @Test
+    void everyOperationNamesItsSecurityItsParametersAndItsProblemCodes() {
+        JsonNode paths = description().path("paths");
+        for (String path : paths.propertyNames()) {
+            for (String method : paths.path(path).propertyNames()) {
+                JsonNode op = paths.path(path).path(method);
+                String name = method + " " + path;
+                if (path.startsWith("/v1/webhooks/")) {
+                    assertThat(op.path("security").size()).as(name).isZero();
+                } else {
+                    assertThat(op.path("security").get(0).has("bearer")).as(name).isTrue();
+                    assertThat(op.path("responses").has("401")).as(name).isTrue();
+                }
+                for (String segment : path.split("/")) {
+                    if (segment.startsWith("{")) {
+                        String parameter = segment.substring(1, segment.length() - 1);
+                        assertThat(op.path("parameters").valueStream()
+                                .anyMatch(p -> p.path("name").asText().equals(parameter)
+                                        && p.path("in").asText().equals("path"))).as(name + " " + parameter).isTrue();
+                    }
+                }
+                for (String status : op.path("responses").propertyNames()) {
+                    JsonNode response = op.path("responses").path(status);
+                    if (status.startsWith("4") || status.startsWith("5")) {
+                        JsonNode media = response.path("content").path("application/problem+json");
+                        assertThat(media.path("schema").path("$ref").asText()).as(name + " " + status)
+                                .isEqualTo("#/components/schemas/Problem");
+                        assertThat(media.path("examples").size()).as(name + " " + status).isPositive();
+                        media.path("examples").forEach(example -> assertThat(
+                                example.path("value").path("status").asInt()).as(name).isEqualTo(Integer.parseInt(status)));
+                    } else if (response.path("content").has("text/plain")) {
+                        // Adyen's notification endpoint must answer the plain text `[accepted]`.
+                        assertThat(response.path("content").path("text/plain").path("schema").path("enum")
+                                .valueStream().map(JsonNode::asText).toList()).as(name + " " + status)
+                                .containsExactly("[accepted]");
+                    } else {
+                        assertThat(response.path("content").path("application/json").path("schema").has("$ref"))
+                                .as(name + " " + status).isTrue();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyExampleMatchesItsSchema() {
+        JsonNode description = description();
+        List<String> errors = new ArrayList<>();
+        JsonNode schemas = description.path("components").path("schemas");
+        int examples = 0;
+        for (String name : schemas.propertyNames()) {
+            if (schemas.path(name).has("example")) {
+                examples++;
+                walk(description, schemas.path(name), schemas.path(name).path("example"), name + " example", errors);
+            }
+        }
+        JsonNode problem = schemas.path("Problem");
+        JsonNode paths = description.path("paths");
+        for (String path : paths.propertyNames()) {
+            for (String method : paths.path(path).propertyNames()) {
+                for (JsonNode response : paths.path(path).path(method).path("responses")) {
+                    for (JsonNode example : response.path("content").path("application/problem+json").path("examples")) {
+                        examples++;
+                        walk(description, problem, example.path("value"), method + " " + path + " example", errors);
+                    }
+                }
+            }
+        }
+        assertThat(examples).isGreaterThan(50);
+        assertThat(errors).isEmpty();
+    }
+
+    @Test
+    void realResponsesOfEveryEndpointMatchTheirSchemas() {
+        JsonNode description = description();
+        List<String> errors = new ArrayList<>();
+        String booking = unique("bk");
+        String create = """
+                {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok",
+                 "customerEmail": "guest@example.com", "description": "Room 101", "metadata": {"orderId": "1"}}"""
+                .formatted(booking);
+        JsonNode payment = check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
+                Map.of("Idempotency-Key", unique("key")), create, 201);
+        String paymentId = payment.path("id").asText();
+        check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
+                Map.of("Idempotency-Key", unique("key")), "{\"bookingId\": 1}", 400);
+        check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
+                Map.of("Idempotency-Key", unique("key")), create, 409);
+        check(description, errors, "get", "/v1/payments", "/v1/payments?bookingId=" + booking, DEMO_KEY, Map.of(),
+                null, 200);
+        check(description, errors, "get", "/v1/payments", "/v1/payments?limit=0", DEMO_KEY, Map.of(), null, 400);
+        check(description, errors, "get", "/v1/payments", "/v1/payments", null, Map.of(), null, 401);
+        check(description, errors, "get", "/v1/payments/{paymentId}", "/v1/payments/" + paymentId, DEMO_KEY,
+                Map.of(), null, 200);
+        check(description, errors, "get", "/v1/payments/{paymentId}", "/v1/payments/pay_unknown", DEMO_KEY,
+                Map.of(), null, 404);
+        check(description, errors, "post", "/v1/payments/{paymentId}/retry", "/v1/payments/" + paymentId + "/retry",
+                DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 409);
+        sendWebhook(unique("msg"), webhookBody("payment.failed", paymentId, 12000, "JPY")).expectStatus().isOk();
+        check(description, errors, "post", "/v1/payments/{paymentId}/retry", "/v1/payments/" + paymentId + "/retry",
+                DEMO_KEY, Map.of("Idempotency-Key", unique("key"), "If-Match", "\"1\""), "{}", 412);
+        check(description, errors, "post", "/v1/payments/{paymentId}/retry", "/v1/payments/" + paymentId + "/retry",
+                DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 200);
+        check(description, errors, "get", "/v1/bookings/{bookingId}", "/v1/bookings/" + booking, DEMO_KEY, Map.of(),
+                null, 200);
+        check(description, errors, "get", "/v1/bookings/{bookingId}", "/v1/bookings/bk_unknown_x", DEMO_KEY,
+                Map.of(), null, 404);
+        JsonNode events = check(description, errors, "get", "/v1/events", "/v1/events?paymentId=" + paymentId,
+                DEMO_KEY, Map.of(), null, 200);
+        check(description, errors, "get", "/v1/events", "/v1/events?type=nope", DEMO_KEY, Map.of(), null, 400);
+        String eventId = events.path("data").get(0).path("id").asText();
+        check(description, errors, "get", "/v1/events/{eventId}/deliveries", "/v1/events/" + eventId + "/deliveries",
+                DEMO_KEY, Map.of(), null, 200);
+        check(description, errors, "get", "/v1/events/{eventId}/deliveries", "/v1/events/" + eventId
+                + "/deliveries?limit=500", DEMO_KEY, Map.of(), null, 400);
+        check(description, errors, "get", "/v1/events/{eventId}/deliveries", "/v1/events/evt_unknown/deliveries",
+                DEMO_KEY, Map.of(), null, 404);
+        check(description, errors, "post", "/v1/events/{eventId}/redeliver", "/v1/events/" + eventId + "/redeliver",
+                DEMO_KEY, Map.of(), null, 400);
+        String docsPayment = check(description, errors, "post", "/v1/payments", "/v1/payments", DOCS_KEY,
+                Map.of("Idempotency-Key", unique("key")), create, 201).path("id").asText();
+        String docsEvent = check(description, errors, "get", "/v1/events", "/v1/events?paymentId=" + docsPayment,
+                DOCS_KEY, Map.of(), null, 200).path("data").get(0).path("id").asText();
+        check(description, errors, "post", "/v1/events/{eventId}/redeliver", "/v1/events/" + docsEvent + "/redeliver",
+                DOCS_KEY, Map.of(), null, 202);
+        JsonNode deliveries = check(description, errors, "get", "/v1/events/{eventId}/deliveries",
+                "/v1/events/" + docsEvent + "/deliveries", DOCS_KEY, Map.of(), null, 200);
+        assertThat(deliveries.path("data").size()).isPositive();
+        check(description, errors, "post", "/v1/events/{eventId}/redeliver", "/v1/events/" + docsEvent + "/redeliver",
+                DEMO_KEY, Map.of(), null, 404);
+        check(description, errors, "get", "/v1/sandbox/charges", "/v1/sandbox/charges?paymentId=" + paymentId,
+                DEMO_KEY, Map.of(), null, 200);
+        check(description, errors, "get", "/v1/sandbox/charges", "/v1/sandbox/charges", DEMO_KEY, Map.of(), null, 400);
+        check(description, errors, "get", "/v1/sandbox/charges", "/v1/sandbox/charges?paymentId=pay_x", DEMO_KEY,
+                Map.of(), null, 404);
+
+        String webhook = webhookBody("payment.processing", paymentId, 12000, "JPY");
+        String webhookId = unique("msg");
+        EntityExchangeResult<byte[]> answered = client.post().uri("/v1/webhooks/sandbox")
+                .headers(h -> h.addAll(com.payorch.testsupport.SignedWebhooks.sign(WEBHOOK_SECRET, webhookId,
+                        java.time.Instant.now(), webhook)))
+                .header("Content-Type", "application/json").bodyValue(webhook).exchange()
+                .expectBody().returnResult();
+        validate(description, errors, "post", "/v1/webhooks/sandbox", answered, 200);
+        EntityExchangeResult<byte[]> unsigned = client.post().uri("/v1/webhooks/sandbox")
+                .header("Content-Type", "application/json").bodyValue(webhook).exchange()
+                .expectBody().returnResult();
+        validate(description, errors, "post", "/v1/webhooks/sandbox", unsigned, 401);
+        // The PSP endpoints of a merchant without that connector: 404, nothing recorded (their successes are checked
+        // against real PSP payloads in StripeConnectorIT and AdyenConnectorIT).
+        check(description, errors, "post", "/v1/webhooks/stripe/{merchantId}", "/v1/webhooks/stripe/demo", null,
+                Map.of("Stripe-Signature", "t=1,v1=00"), "{}", 404);
+        check(description, errors, "post", "/v1/webhooks/adyen/{merchantId}", "/v1/webhooks/adyen/demo", null,
+                Map.of(), "{\"live\": \"false\", \"notificationItems\": []}", 404);
+
+        assertThat(errors).isEmpty();
+    }
+
+    private JsonNode check(JsonNode description, List<String> errors, String method, String template, String uri,
+                           String apiKey, Map<String, String> headers, String body, int expectedStatus) {
+        var spec = client.method(HttpMethod.valueOf(method.toUpperCase())).uri(uri);
+        if (apiKey != null) {
+            spec.header("Authorization", "Bearer " + apiKey);
+        }
+        headers.forEach(spec::header);
+        EntityExchangeResult<byte[]> result = body == null ? spec.exchange().expectBody().returnResult()
+                : spec.header("Content-Type", "application/json").bodyValue(body).exchange().expectBody().returnResult();
+        return validate(description, errors, method, template, result, expectedStatus);
+    }
+
+    private JsonNode validate(JsonNode description, List<String> errors, String method, String template,
+                              EntityExchangeResult<byte[]> result, int expectedStatus) {
+        String name = method.toUpperCase() + " " + template + " -> " + expectedStatus;
+        assertThat(result.getStatus().value()).as(name + ": " + new String(result.getResponseBody() == null
+                ? new byte[0] : result.getResponseBody(), StandardCharsets.UTF_8)).isEqualTo(expectedStatus);
+        JsonNode response = description.path("paths").path(template).path(method).path("responses")
+                .path(Integer.toString(expectedStatus));
+        if (response.isMissingNode()) {
+            errors.add(name + ": status not described");
+            return JSON.missingNode();
+        }
+        String contentType = result.getResponseHeaders().getContentType().toString();
+        String mediaType = contentType.startsWith("application/problem+json") ? "application/problem+json"
+                : "application/json";
+        JsonNode schema = response.path("content").path(mediaType).path("schema");
+        if (schema.isMissingNode()) {
+            errors.add(name + ": no schema for " + mediaType);
+            return JSON.missingNode();
+        }
+        JsonNode body = JSON.readTree(result.getResponseBody());
+        walk(description, schema, body, name + " $", errors);
+        return body;
+    }
+
+    /** Checks `value` against `schema` (the subset of OpenAPI 3.0 schema keywords the description uses). */
+    private static void walk(JsonNode root, JsonNode schema, JsonNode value, String at, List<String> errors) {
+        if (schema.has("$ref")) {
+            String name = schema.path("$ref").asText().substring("#/components/schemas/".length());
+            JsonNode target = root.path("components").path("schemas").path(name);
+            if (target.isMissingNode()) {
+                errors.add(at + ": unknown schema " + name);
+                return;
+            }
+            walk(root, target, value, at, errors);
+            return;
+        }
+        if (value.isNull()) {
+            if (!schema.path("nullable").asBoolean(false)) {
+                errors.add(at + ": null where the schema is not nullable");
+            }
+            return;
+        }
+        String type = schema.path("type").asText("");
+        switch (type) {
+            case "object" -> {
+                if (!value.isObject()) {
+                    errors.add(at + ": expected an object, got " + value);
+                    return;
+                }
+                schema.path("required").forEach(required -> {
+                    if (!value.has(required.asText())) {
+                        errors.add(at + ": missing required member " + required.asText());
+                    }
+                });
+                JsonNode properties = schema.path("properties");
+                JsonNode additional = schema.path("additionalProperties");
+                for (String member : value.propertyNames()) {
+                    if (properties.has(member)) {
+                        walk(root, properties.path(member), value.path(member), at + "." + member, errors);
+                    } else if (additional.isBoolean() && !additional.asBoolean()) {
+                        errors.add(at + ": member " + member + " not allowed");
+                    } else if (additional.isObject()) {
+                        walk(root, additional, value.path(member), at + "." + member, errors);
+                    } else if (properties.size() > 0) {
+                        errors.add(at + ": member " + member + " not described");
+                    }
+                }
+            }
+            case "array" -> {
+                if (!value.isArray()) {
+                    errors.add(at + ": expected an array");
+                    return;
+                }
+                for (int i = 0; i < value.size(); i++) {
+                    walk(root, schema.path("items"), value.get(i), at + "[" + i + "]", errors);
+                }
+            }
+            case "string" -> {
+                if (!value.isTextual()) {
+                    errors.add(at + ": expected a string, got " + value);
+                    return;
+                }
+                if (schema.has("enum") && schema.path("enum").valueStream()
+                        .noneMatch(e -> e.asText().equals(value.asText()))) {
+                    errors.add(at + ": " + value + " not in " + schema.path("enum"));
+                }
+                if ("date-time".equals(schema.path("format").asText())) {
+                    try {
+                        OffsetDateTime.parse(value.asText());
+                    } catch (RuntimeException e) {
+                        errors.add(at + ": not a date-time: " + value);
+                    }
+                }
+            }
+            case "integer" -> {
+                if (!value.isIntegralNumber()) {
+                    errors.add(at + ": expected an integer, got " + value);
+                }
+            }
+            case "boolean" -> {
+                if (!value.isBoolean()) {
+                    errors.add(at + ": expected a boolean, got " + value);
+                }
+            }
+            default -> errors.add(at + ": schema without a type: " + schema);
+        }
+    }
+}
