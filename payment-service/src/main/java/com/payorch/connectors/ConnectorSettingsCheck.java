@@ -17,6 +17,13 @@ public final class ConnectorSettingsCheck {
         }
     }
 
+    /** The time-outs and the thread pool of a connector's settings at {@code prefix}. */
+    public static void transport(String prefix, ConnectorHttpSettings settings) {
+        positive(prefix + ".threads", settings.getThreads());
+        positive(prefix + ".connect-timeout", settings.getConnectTimeout());
+        positive(prefix + ".read-timeout", settings.getReadTimeout());
+    }
+
     public static void positive(String key, int value) {
         if (value <= 0) {
             throw new IllegalStateException(key + " must be at least 1: " + value);

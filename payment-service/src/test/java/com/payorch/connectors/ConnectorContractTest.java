@@ -17,6 +17,8 @@ import com.payorch.gateway.GatewayUnavailableException;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -87,6 +89,15 @@ public abstract class ConnectorContractTest {
 
     protected String currency() {
         return "EUR";
+    }
+
+    /** A loopback port nothing listens on: a connection to it is refused, the request never leaves. */
+    protected static int closedPort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     protected ChargeRequest newRequest() {

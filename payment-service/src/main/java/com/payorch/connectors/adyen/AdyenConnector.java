@@ -77,9 +77,7 @@ class AdyenConnector implements Connector, DisposableBean {
     @Override
     public void checkSettings() {
         ConnectorSettingsCheck.httpUrl("payments.connectors.adyen.checkout-url", settings.getCheckoutUrl());
-        ConnectorSettingsCheck.positive("payments.connectors.adyen.threads", settings.getThreads());
-        ConnectorSettingsCheck.positive("payments.connectors.adyen.connect-timeout", settings.getConnectTimeout());
-        ConnectorSettingsCheck.positive("payments.connectors.adyen.read-timeout", settings.getReadTimeout());
+        ConnectorSettingsCheck.transport("payments.connectors.adyen", settings);
     }
 
     @Override

@@ -77,9 +77,7 @@ class BraintreeConnector implements Connector, DisposableBean {
     @Override
     public void checkSettings() {
         ConnectorSettingsCheck.httpUrl("payments.connectors.braintree.base-url", settings.getBaseUrl());
-        ConnectorSettingsCheck.positive("payments.connectors.braintree.threads", settings.getThreads());
-        ConnectorSettingsCheck.positive("payments.connectors.braintree.connect-timeout", settings.getConnectTimeout());
-        ConnectorSettingsCheck.positive("payments.connectors.braintree.read-timeout", settings.getReadTimeout());
+        ConnectorSettingsCheck.transport("payments.connectors.braintree", settings);
     }
 
     @Override

@@ -76,9 +76,7 @@ class StripeConnector implements Connector, DisposableBean {
     @Override
     public void checkSettings() {
         ConnectorSettingsCheck.httpUrl("payments.connectors.stripe.api-base", settings.getApiBase());
-        ConnectorSettingsCheck.positive("payments.connectors.stripe.threads", settings.getThreads());
-        ConnectorSettingsCheck.positive("payments.connectors.stripe.connect-timeout", settings.getConnectTimeout());
-        ConnectorSettingsCheck.positive("payments.connectors.stripe.read-timeout", settings.getReadTimeout());
+        ConnectorSettingsCheck.transport("payments.connectors.stripe", settings);
     }
 
     @Override

@@ -6,8 +6,6 @@ import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,13 +119,5 @@ class AdyenContractIT extends ConnectorContractTest {
         HttpHeaders headers = new HttpHeaders();
         headers.set("Content-Type", "application/json");
         return new RawWebhook(headers, batch.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

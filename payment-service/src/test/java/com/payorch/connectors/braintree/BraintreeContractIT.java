@@ -6,8 +6,6 @@ import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,13 +122,5 @@ class BraintreeContractIT extends ConnectorContractTest {
         HttpHeaders headers = new HttpHeaders();
         headers.set("Content-Type", "application/x-www-form-urlencoded");
         return new RawWebhook(headers, form.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

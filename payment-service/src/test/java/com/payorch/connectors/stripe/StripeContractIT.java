@@ -6,8 +6,6 @@ import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -117,13 +115,5 @@ class StripeContractIT extends ConnectorContractTest {
         HttpHeaders headers = new HttpHeaders();
         headers.set("Stripe-Signature", FakeStripe.sign(payload, secret, Instant.now().getEpochSecond()));
         return new RawWebhook(headers, payload.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static int closedPort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
