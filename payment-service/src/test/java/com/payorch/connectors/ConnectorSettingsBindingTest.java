@@ -14,7 +14,7 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /** The README's environment variables bind to the connector keys (relaxed binding, as Boot reads the environment). */
-class ConnectorPropertiesBindingTest {
+class ConnectorSettingsBindingTest {
 
     @Test
     void theReadmesEnvironmentVariablesConfigureStripeAndTheRoute() {
