@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +42,8 @@ public final class PeriodicJob implements SmartLifecycle {
     private final AtomicLong completedRuns = new AtomicLong();
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
 
-    private volatile Sinks.@Nullable One<Boolean> waiting;
+    /** The current wait's wake-up, while the job waits; a wait clears only its own (the next may have begun). */
+    private final AtomicReference<Sinks.@Nullable One<Boolean>> waiting = new AtomicReference<>();
     private volatile @Nullable String topic;
     private volatile Duration wakeDelay = Duration.ZERO;
 
@@ -92,7 +94,7 @@ public final class PeriodicJob implements SmartLifecycle {
      */
     public void wake() {
         wakeRequested.set(true);
-        Sinks.One<Boolean> current = waiting;
+        Sinks.One<Boolean> current = waiting.get();
         if (current != null) {
             current.tryEmitValue(true);
         }
@@ -132,15 +134,16 @@ public final class PeriodicJob implements SmartLifecycle {
     /** A wait before a run: {@code length}, or less when woken; a wake during the previous run skips it. */
     private Mono<Void> pause(Scheduler thread, Duration length) {
         Sinks.One<Boolean> wake = Sinks.one();
-        waiting = wake;
+        waiting.set(wake);
         if (wakeRequested.getAndSet(false)) {
-            waiting = null;
+            waiting.compareAndSet(wake, null);
             return Mono.empty().publishOn(thread).then();
         }
         return Mono.firstWithSignal(Mono.delay(length, thread).then(),
                         wake.asMono().doOnNext(woken -> wakeRequested.set(false)).then())
                 .publishOn(thread)
-                .doFinally(signal -> waiting = null);
+                // After a run that ended at once the next wait has begun by now: clearing it would lose its wakes.
+                .doFinally(signal -> waiting.compareAndSet(wake, null));
     }
 
     private Mono<Void> runOnce() {

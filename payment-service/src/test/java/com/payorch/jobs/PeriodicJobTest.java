@@ -94,6 +94,30 @@ class PeriodicJobTest {
         assertThat(job.isRunning()).isFalse();
     }
 
+    /**
+     * A run that ends at once (nothing to do) starts the next wait before the previous wait has finished cleaning up;
+     * that clean-up must not forget the new wait, or a wake during it is lost until the interval ends (an hour here;
+     * in the service, a merchant webhook or an event waiting for the next poll).
+     */
+    @Test
+    void aWakeAfterARunThatEndedAtOnceIsNotLost() {
+        AtomicInteger runs = new AtomicInteger();
+        PeriodicJob job = new PeriodicJob("instant", Duration.ofHours(1), Duration.ofHours(1), () -> Mono.fromRunnable(
+                runs::incrementAndGet));
+        job.start();
+        try {
+            job.wake();
+            await().atMost(Duration.ofSeconds(5)).until(() -> job.completedRuns() == 1);
+
+            job.wake();
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> job.completedRuns() == 2);
+            assertThat(runs).hasValue(2);
+        } finally {
+            job.stop();
+        }
+    }
+
     @Test
     void refusesAnIntervalOfZero() {
         assertThatThrownBy(() -> new PeriodicJob("busy", Duration.ZERO, Duration.ZERO, Mono::empty))
