@@ -4,6 +4,7 @@ import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.ConnectorRoutes;
+import com.payorch.gateway.CurrencyUnits;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import reactor.core.publisher.Mono;
 
 /**
@@ -27,6 +29,7 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
     public static final String NAME = "router";
 
     private final Map<String, PaymentGateway> connectors;
+    private final Map<String, Connector> plugged;
     private final RoutingProperties properties;
 
     /**
@@ -36,13 +39,16 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
      */
     public ConnectorRouter(List<Connector> plugged, Duration timeout, RoutingProperties properties) {
         Map<String, PaymentGateway> byName = new LinkedHashMap<>();
+        Map<String, Connector> pluggedByName = new LinkedHashMap<>();
         for (Connector connector : plugged) {
+            pluggedByName.put(connector.name(), connector);
             connector.checkSettings();
             if (byName.put(connector.name(), new TimeLimitedGateway(connector.gateway(), timeout)) != null) {
                 throw new IllegalStateException("two connectors are named '" + connector.name() + "'");
             }
         }
         this.connectors = Map.copyOf(byName);
+        this.plugged = Map.copyOf(pluggedByName);
         this.properties = properties;
         properties.getMerchants().forEach((merchantId, merchant) -> {
             // a currency no routing-by-currency names: the merchant's default route
@@ -71,6 +77,23 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
         RoutingProperties.Merchant merchant = properties.merchant(merchantId);
         List<String> route = merchant != null ? merchant.route(currency) : List.of(RoutingProperties.SANDBOX);
         return route.isEmpty() ? List.of(RoutingProperties.SANDBOX) : route;
+    }
+
+    @Override
+    public Optional<Duration> keyLifetime(String connector) {
+        Connector named = plugged.get(connector);
+        return named != null ? named.idempotencyKeyLifetime() : Optional.empty();
+    }
+
+    @Override
+    public CurrencyUnits units(String connector) {
+        Connector named = plugged.get(connector);
+        return named != null ? named.currencyUnits() : CurrencyUnits.ISO;
+    }
+
+    @Override
+    public Mono<Void> cancelByReference(ChargeRequest request) {
+        return Mono.defer(() -> connectorFor(request).cancelByReference(request));
     }
 
     @Override

@@ -8,12 +8,19 @@ import org.jspecify.annotations.Nullable;
  *
  * @param merchantId the merchant whose connector account is used (connectors hold credentials per merchant)
  * @param connector  the connector the attempt is recorded at; null only where no router is involved (one connector)
+ * @param reference  the connector's id of the attempt's charge when it is recorded (a Stripe PaymentIntent id is then
+ *                   looked up by id, never searched for); null when no answer of the connector named it yet
  */
 public record ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod,
-                            @Nullable String merchantId, @Nullable String connector) {
+                            @Nullable String merchantId, @Nullable String connector, @Nullable String reference) {
+
+    public ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod,
+                         @Nullable String merchantId, @Nullable String connector) {
+        this(paymentId, attempt, amount, currency, paymentMethod, merchantId, connector, null);
+    }
 
     public ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod) {
-        this(paymentId, attempt, amount, currency, paymentMethod, null, null);
+        this(paymentId, attempt, amount, currency, paymentMethod, null, null, null);
     }
 
     public String idempotencyKey() {
@@ -22,6 +29,11 @@ public record ChargeRequest(String paymentId, int attempt, long amount, String c
 
     /** The same attempt, addressed to another connector (failover after a definite "not charged"). */
     public ChargeRequest at(String otherConnector) {
-        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, otherConnector);
+        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, otherConnector, null);
+    }
+
+    /** The same attempt, with the connector's recorded id of its charge. */
+    public ChargeRequest withReference(@Nullable String recorded) {
+        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, connector, recorded);
     }
 }

@@ -1,5 +1,8 @@
 package com.payorch.gateway;
 
+import java.time.Duration;
+import java.util.Optional;
+
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -41,6 +44,21 @@ public interface Connector {
 
     /** What the connector can do beyond submitting a charge. */
     Set<ConnectorCapability> capabilities();
+
+    /**
+     * How long the connector honours an idempotency key after its first use
+     * ({@code payments.connectors.<name>.idempotency-key-lifetime}); empty: for as long as the service needs (the
+     * sandbox, a connector that looks its charges up before any resend). Past it the service never resends with
+     * that key: a second charge or refund would follow.
+     */
+    default Optional<Duration> idempotencyKeyLifetime() {
+        return Optional.empty();
+    }
+
+    /** How the connector writes amounts (its published currency table). */
+    default CurrencyUnits currencyUnits() {
+        return CurrencyUnits.ISO;
+    }
 
     /**
      * Checks the connector's own settings once, at start; a setting the connector cannot work with stops the start

@@ -1,6 +1,5 @@
 package com.payorch.gateway;
 
-import com.payorch.gateway.GatewayStatus;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,13 +9,24 @@ import org.jspecify.annotations.Nullable;
  *                      pspReference + eventCode + success)
  * @param paymentId     the payment the connector names, when it names one (used only when the reference is not
  *                      recorded on an attempt yet)
+ * @param attempt       the attempt the connector names (Stripe {@code metadata.attempt}, Adyen
+ *                      {@code additionalData.metadata.attempt}, the sandbox's charge), when it names one: the
+ *                      notification is bound to it exactly
  * @param reference     the connector's id of the charge: how the notification is matched to an attempt
+ * @param amount        in ISO 4217 minor units: the connector converts its own units back before building this
  * @param refundId      set when the notification is about a refund (our `re_…` id, which the connector was given
  *                      as the refund's idempotency key); the refund's outcome, not the charge's
  */
-public record ConnectorNotification(String receiptId, String type, @Nullable String paymentId, String reference,
-                                    GatewayStatus status, long amount, String currency,
-                                    @Nullable String failureReason, @Nullable String refundId) {
+public record ConnectorNotification(String receiptId, String type, @Nullable String paymentId,
+                                    @Nullable Integer attempt, String reference, GatewayStatus status, long amount,
+                                    String currency, @Nullable String failureReason, @Nullable String refundId) {
+
+    /** A notification that names no attempt (bound by its reference alone). */
+    public ConnectorNotification(String receiptId, String type, @Nullable String paymentId, String reference,
+                                 GatewayStatus status, long amount, String currency, @Nullable String failureReason,
+                                 @Nullable String refundId) {
+        this(receiptId, type, paymentId, null, reference, status, amount, currency, failureReason, refundId);
+    }
 
     /** A notification about a charge. */
     public ConnectorNotification(String receiptId, String type, @Nullable String paymentId, String reference,

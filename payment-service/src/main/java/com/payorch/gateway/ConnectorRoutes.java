@@ -1,5 +1,8 @@
 package com.payorch.gateway;
 
+import java.time.Duration;
+import java.util.Optional;
+
 import java.util.List;
 
 /**
@@ -15,5 +18,15 @@ public interface ConnectorRoutes {
     /** The first connector of the route. */
     default String first(String merchantId, String currency) {
         return route(merchantId, currency).get(0);
+    }
+
+    /** How long {@code connector} honours an idempotency key ({@link Connector#idempotencyKeyLifetime()}). */
+    default Optional<Duration> keyLifetime(String connector) {
+        return Optional.empty();
+    }
+
+    /** How {@code connector} writes amounts ({@link Connector#currencyUnits()}). */
+    default CurrencyUnits units(String connector) {
+        return CurrencyUnits.ISO;
     }
 }

@@ -8,7 +8,13 @@ import reactor.core.publisher.Mono;
  *   <li>{@link #submit} must be idempotent on {@link ChargeRequest#idempotencyKey()}: the same attempt submitted
  *       again returns the charge already made, never a second one. {@link GatewayUnavailableException}: the
  *       request certainly did not reach the connector; any other {@link GatewayException}: the outcome is unknown.
- *   <li>{@link #find} asks what became of an attempt: empty when the connector holds no charge for it.
+ *   <li>{@link #find} asks what became of an attempt. Empty is evidence: the connector <em>confirms</em> it holds no
+ *       charge for the attempt (a give-up may FAIL the payment on it). A connector that cannot tell (no look-up, a
+ *       search not yet trustworthy, a look-up that failed) answers a {@link GatewayException}: no evidence.
+ *   <li>{@link #cancelByReference} asks the connector to cancel whatever the attempt may have authorised, named by
+ *       the service's own reference (Adyen {@code POST /cancels} with {@code paymentReference}); completes when the
+ *       connector accepted the request: its confirmation comes later as a notification (a FAILED outcome with
+ *       reason {@code gateway_unreachable}).
  *   <li>{@link #refund} must be idempotent on {@link RefundRequest#idempotencyKey()} (the refund id): the same
  *       refund sent again returns the refund already made. Same exceptions as {@link #submit}.
  *   <li>{@link #findRefund} asks what became of a refund: empty when the connector holds none with that id.
@@ -23,6 +29,11 @@ public interface PaymentGateway {
     Mono<GatewayOutcome> submit(ChargeRequest request);
 
     Mono<GatewayOutcome> find(ChargeRequest request);
+
+    /** A connector that cannot cancel by reference answers {@link ConnectorRefusedException} (the default). */
+    default Mono<Void> cancelByReference(ChargeRequest request) {
+        return Mono.error(new ConnectorRefusedException("connector " + name() + " cannot cancel by reference"));
+    }
 
     default Mono<RefundOutcome> refund(RefundRequest request) {
         return Mono.error(new ConnectorRefusedException("connector " + name() + " does not refund through this"

@@ -37,6 +37,13 @@ public final class TimeLimitedGateway implements PaymentGateway {
     }
 
     @Override
+    public Mono<Void> cancelByReference(ChargeRequest request) {
+        return Mono.defer(() -> gateway.cancelByReference(request))
+                .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
+                        + " to the cancel of payment " + request.paymentId() + " attempt " + request.attempt())));
+    }
+
+    @Override
     public Mono<RefundOutcome> refund(RefundRequest request) {
         return Mono.defer(() -> gateway.refund(request))
                 .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
