@@ -1,6 +1,7 @@
 package com.payorch.payments;
 
 import com.payorch.gateway.ConnectorRoutes;
+import com.payorch.gateway.CurrencyUnits;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
@@ -9,6 +10,7 @@ import com.payorch.payments.internal.AttemptStore;
 import com.payorch.payments.internal.PaymentStore;
 import com.payorch.statemachine.PaymentStatus;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -56,12 +58,33 @@ public class ConnectorSubmission {
     }
 
     /**
+     * The refusal of an amount {@code connector} cannot write in its own units (docs/connectors.md, "Amounts"),
+     * or empty when it can.
+     */
+    public Optional<AmountNotExpressible> inexpressible(String connector, long amount, String currency) {
+        CurrencyUnits units = routes.units(connector);
+        return units.toConnector(amount, currency).isPresent() ? Optional.empty()
+                : Optional.of(new AmountNotExpressible(amount, currency, connector, units.source()));
+    }
+
+    /**
+     * The merchant's route for the payment, without the connectors after its current one that cannot write its
+     * amount: failover skips them.
+     */
+    private List<String> route(Payment payment) {
+        List<String> route = routes.route(payment.merchantId(), payment.currency());
+        return route.stream().filter(name -> name.equals(payment.connector())
+                        || inexpressible(name, payment.amount(), payment.currency()).isEmpty())
+                .toList();
+    }
+
+    /**
      * The outcome of the current attempt at its connector, or at the next ones after definite "not charged"
      * answers. {@link GatewayUnavailableException}: no connector of the route could take it now (it stays PENDING);
      * any other {@link GatewayException}: ambiguous, resubmit to the same connector later.
      */
     public Mono<GatewayOutcome> submit(Payment payment) {
-        List<String> route = routes.route(payment.merchantId(), payment.currency());
+        List<String> route = route(payment);
         int at = route.indexOf(payment.connector());
         if (at < 0 || at == route.size() - 1) {
             // Nowhere to move on to: no bookkeeping needed.

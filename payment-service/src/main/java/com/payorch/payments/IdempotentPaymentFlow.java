@@ -79,6 +79,12 @@ public class IdempotentPaymentFlow {
     public Mono<StoredResponse> create(IdempotentRequest request, NewPayment newPayment, PaymentResponse response) {
         String merchantId = request.merchantId();
         String connector = gateway.firstConnector(merchantId, newPayment.currency());
+        Optional<AmountNotExpressible> inexpressible = gateway.inexpressible(connector, newPayment.amount(),
+                newPayment.currency());
+        if (inexpressible.isPresent()) {
+            // Before the key is claimed: nothing stored, nothing sent, the key usable again.
+            return Mono.error(inexpressible.get());
+        }
         TransitionOrigin origin = TransitionOrigin.api(request.key());
         Function<KeyClaim, Mono<PaymentWithHistory>> firstStep = claim -> bookingGuard.guarded(
                 stateChanges.create(merchantId, newPayment, connector, origin), merchantId, newPayment.bookingId());
