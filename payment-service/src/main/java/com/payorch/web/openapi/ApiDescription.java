@@ -1,5 +1,6 @@
 package com.payorch.web.openapi;
 
+import com.payorch.events.EventType;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.SignatureFailure;
 import com.payorch.gateway.WebhookEndpointDescription;
@@ -52,9 +53,7 @@ public class ApiDescription implements OpenApiCustomizer {
     private static final String BEARER = "bearer";
     private static final String JSON = "application/json";
     private static final String PROBLEM_JSON = "application/problem+json";
-    private static final List<String> EVENT_TYPES = List.of("payment.created", "payment.processing",
-            "payment.completed", "payment.failed", "booking.activated", "booking.confirmation_sent", "charge.orphaned",
-            "refund.created", "refund.succeeded", "refund.failed", "booking.cancelled");
+    private static final List<String> EVENT_TYPES = Arrays.stream(EventType.values()).map(EventType::value).toList();
 
     private final List<Connector> connectors;
 
