@@ -15,6 +15,7 @@ public enum EventType {
     REFUND_CREATED("refund.created"),
     REFUND_SUCCEEDED("refund.succeeded"),
     REFUND_FAILED("refund.failed"),
+    REFUND_REVERSED("refund.reversed"),
     BOOKING_CANCELLED("booking.cancelled");
 
     private final String value;

@@ -1,9 +1,5 @@
 package com.payorch.refunds;
 
-import com.payorch.gateway.ConnectorRefusedException;
-import com.payorch.gateway.GatewayStatus;
-import com.payorch.gateway.GatewayUnavailableException;
-import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.idempotency.IdempotencyKeys;
 import com.payorch.idempotency.IdempotencyLockLostException;
@@ -53,16 +49,16 @@ public class IdempotentRefundFlow {
     private final IdempotencyKeys keys;
     private final Refunds refunds;
     private final RefundStore store;
-    private final PaymentGateway gateway;
+    private final RefundSends sends;
     private final TransactionalOperator transaction;
     private final RetryingTransaction retryingTransaction;
 
-    public IdempotentRefundFlow(IdempotencyKeys keys, Refunds refunds, RefundStore store, PaymentGateway gateway,
+    public IdempotentRefundFlow(IdempotencyKeys keys, Refunds refunds, RefundStore store, RefundSends sends,
                                 TransactionalOperator transaction, RetryingTransaction retryingTransaction) {
         this.keys = keys;
         this.refunds = refunds;
         this.store = store;
-        this.gateway = gateway;
+        this.sends = sends;
         this.transaction = transaction;
         this.retryingTransaction = retryingTransaction;
     }
@@ -101,7 +97,7 @@ public class IdempotentRefundFlow {
         return (known.status() == RefundStatus.PENDING ? send(known) : Mono.just(Optional.<RefundOutcome>empty()))
                 .flatMap(outcome -> retryingTransaction.run(() -> store.findAnyMerchant(known.id())
                         .flatMap(current -> outcome.isEmpty() ? Mono.just(current)
-                                : refunds.apply(current, outcome.get()).map(Refunds.Applied::refund))
+                                : refunds.applyToPending(current, outcome.get()).map(Refunds.Applied::refund))
                         .flatMap(current -> {
                             StoredResponse stored = response.of(current);
                             return keys.finish(claim, stored).thenReturn(stored);
@@ -109,28 +105,13 @@ public class IdempotentRefundFlow {
     }
 
     /**
-     * The connector's answer; empty when it could not be reached (the reconciler sends it later). A definite refusal
-     * is a FAILED outcome: nothing was refunded, so the reserved amount is given back.
+     * The connector's answer ({@link RefundSends}); empty when it could not be reached (the reconciler sends it
+     * later) or when a refusal proves nothing after a send in doubt. A definite refusal otherwise is a FAILED
+     * outcome: nothing was refunded, so the reserved amount is given back. A lost answer fails the request (502) and
+     * leaves the key at REFUND_CREATED: the client's retry sends the same refund id again.
      */
-    public static Mono<Optional<RefundOutcome>> send(PaymentGateway gateway, Refund refund) {
-        return gateway.refund(refund.refundRequest())
-                .map(Optional::of)
-                .onErrorResume(ConnectorRefusedException.class, e -> {
-                    log.warn("Connector {} refused refund {} of payment {}: {}", refund.connector(), refund.id(),
-                            refund.paymentId(), e.getMessage());
-                    return Mono.just(Optional.of(new RefundOutcome(refund.id(), refund.connector(), null,
-                            GatewayStatus.FAILED, CONNECTOR_REFUSED)));
-                })
-                .onErrorResume(e -> e instanceof GatewayUnavailableException
-                        && !(e instanceof ConnectorRefusedException), e -> {
-                    log.warn("Connector {} unreachable for refund {}; it stays PENDING for the reconciler",
-                            refund.connector(), refund.id());
-                    return Mono.just(Optional.empty());
-                });
-    }
-
     private Mono<Optional<RefundOutcome>> send(Refund refund) {
-        return send(gateway, refund);
+        return sends.send(refund, false);
     }
 
     /**

@@ -4,6 +4,7 @@ import com.payorch.refunds.internal.RefundStore;
 import com.payorch.support.Page;
 import com.payorch.support.PageRequest;
 import com.payorch.support.UnknownCursor;
+import java.time.Duration;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -30,9 +31,21 @@ public class RefundQueries {
         return refunds.findAnyMerchant(refundId);
     }
 
-    /** PENDING refunds unchanged for longer than {@code seconds} (database clock), oldest first. */
-    public Flux<Refund> pendingOlderThan(double seconds, int limit) {
-        return refunds.pendingOlderThan(seconds, limit);
+    /**
+     * PENDING refunds unchanged for longer than {@code seconds} (database clock) and not leased as {@code claimKind}
+     * in `work_claims`, oldest first.
+     */
+    public Flux<Refund> pendingOlderThan(double seconds, String claimKind, int limit) {
+        return refunds.pendingOlderThan(seconds, claimKind, limit);
+    }
+
+    /**
+     * For each orphaned charge whose refunds all FAILED (none reversed) and whose last failure is older than
+     * {@code base} × 2^(failures − 1), at most {@code max}: its latest failed refund.
+     */
+    public Flux<Refund> failedOrphanRefundsDue(Duration base, Duration max, int limit) {
+        return refunds.failedOrphanRefundsDue(base.toMillis() / 1000.0, max.toMillis() / 1000.0, limit)
+                .map(RefundStore.FailedOrphanRefund::latest);
     }
 
     /** One page of a payment's refunds, newest first; `startingAfter` must be one of them ({@link UnknownCursor}). */

@@ -15,6 +15,8 @@ import com.payorch.statemachine.RefundLifecycle;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.Ids;
 import com.payorch.support.Timestamps;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -26,18 +28,35 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronization;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.publisher.Mono;
 
 /**
  * The single write path of refunds, inside the caller's transaction: every change of a refund's status is asked of
  * the refund state machine ({@link RefundLifecycle}) and written by one statement of {@link RefundStore} with its
- * event (and, when the payment is refunded in full, the booking's cancellation with its event).
+ * event (and, when the payment is refunded in full, the booking's cancellation with its event). Also what the service
+ * keeps about a refund it is unsure of: sends in doubt and why a refund needs a person (docs/reliability.md, "Refunds
+ * in doubt and reversed").
  */
 @Component
 public class Refunds implements OrphanedChargeRefunds {
 
     /** The `reason` of the automatic refund of an orphaned charge. */
     public static final String ORPHANED_CHARGE = "orphaned_charge";
+
+    /** Why a refund needs a person: each value of `refunds.attention_reason` this module writes. */
+    public static final String REFUSED_AFTER_DOUBT =
+            "refused on resend after an ambiguous send; the first send may have refunded";
+    public static final String PAST_KEY_LIFETIME = "past the connector's key lifetime";
+    public static final String ORPHAN_REFUND_FAILED =
+            "the refund of an orphaned charge failed; a new refund is sent after a backoff";
+    public static final String ORPHAN_REFUND_REVERSED =
+            "the refund of an orphaned charge was reversed: the charge is not given back (no new refund is made"
+                    + " automatically)";
+    /** The failure reason of a reversed refund whose connector gave none. */
+    public static final String REVERSED = "refund_reversed";
 
     private static final Logger log = LoggerFactory.getLogger(Refunds.class);
 
@@ -51,13 +70,18 @@ public class Refunds implements OrphanedChargeRefunds {
     private final EventStore events;
     private final DatabaseClient db;
     private final Clock clock;
+    private final Counter reversed;
 
-    public Refunds(RefundStore refunds, PaymentQueries payments, EventStore events, DatabaseClient db, Clock clock) {
+    public Refunds(RefundStore refunds, PaymentQueries payments, EventStore events, DatabaseClient db, Clock clock,
+                   MeterRegistry registry) {
         this.refunds = refunds;
         this.payments = payments;
         this.events = events;
         this.db = db;
         this.clock = clock;
+        this.reversed = Counter.builder("payments.refunds.reversed")
+                .description("Refunds that SUCCEEDED and were then reported failed or reversed by their connector")
+                .register(registry);
     }
 
     /**
@@ -123,12 +147,24 @@ public class Refunds implements OrphanedChargeRefunds {
     }
 
     /**
-     * Applies a connector's word about a refund, against the refund as read in the caller's transaction: a decided
-     * outcome moves a PENDING refund to SUCCEEDED or FAILED (the state machine refuses anything else, which leaves
-     * it unchanged); an undecided one only records the connector's reference. A lost race is an
+     * Applies a connector's report about a refund (a notification), against the refund as read in the caller's
+     * transaction: a decided outcome moves a PENDING refund to SUCCEEDED or FAILED, and a FAILED one reverses a
+     * SUCCEEDED refund ({@link #reverse}); the state machine refuses anything else, which leaves it unchanged. An
+     * undecided one only records the connector's reference. A lost race is an
      * {@link OptimisticLockingFailureException} (the caller re-reads and re-applies).
      */
     public Mono<Applied> apply(Refund refund, RefundOutcome outcome) {
+        if (outcome.status() == GatewayStatus.FAILED && refund.status() == RefundStatus.SUCCEEDED) {
+            return reverse(refund, outcome);
+        }
+        return applyToPending(refund, outcome);
+    }
+
+    /**
+     * Applies the answer to a send or a look-up, which only ever settles a PENDING refund: such an answer never
+     * reverses one that SUCCEEDED meanwhile (only the connector's report of a reversal does).
+     */
+    public Mono<Applied> applyToPending(Refund refund, RefundOutcome outcome) {
         if (outcome.status() == GatewayStatus.PROCESSING) {
             return (outcome.reference() == null ? Mono.<Void>empty()
                             : refunds.recordReference(refund.id(), outcome.reference()))
@@ -140,6 +176,96 @@ public class Refunds implements OrphanedChargeRefunds {
                 .flatMap(to -> payments.findAnyMerchant(refund.paymentId())
                         .flatMap(payment -> settle(refund, payment, to, outcome)))
                 .switchIfEmpty(Mono.fromSupplier(() -> new Applied(refund, false, false)));
+    }
+
+    /**
+     * SUCCEEDED → FAILED (REVERSE): the money came back to the merchant. A refund that counts against its payment
+     * gives its amount back to `amountRefunded` (refundable again); an orphaned charge's refund needs a person (the
+     * charge is kept again; no new refund is made automatically). `refund.reversed`; the booking stays as it is.
+     */
+    private Mono<Applied> reverse(Refund refund, RefundOutcome outcome) {
+        return lifecycle.next(refund.status(), RefundEvent.REVERSE)
+                .flatMap(to -> payments.findAnyMerchant(refund.paymentId())
+                        .flatMap(payment -> {
+                            Instant now = Timestamps.now(clock);
+                            String failureReason = outcome.failureReason() != null ? outcome.failureReason()
+                                    : REVERSED;
+                            Map<String, Object> data = eventData(refund.id(), payment, to, refund.reason(),
+                                    failureReason, refund.connector(), refund.version() + 1);
+                            data.put("amount", refund.amount());
+                            if (!refund.countsAgainstPayment()) {
+                                data.put("attempt", refund.attempt());
+                            }
+                            Event event = events.newEvent(payment.merchantId(), EventType.REFUND_REVERSED,
+                                    payment.id(), payment.bookingId(), data, now);
+                            return refunds.reverse(refund, failureReason, ORPHAN_REFUND_REVERSED, event, now)
+                                    .switchIfEmpty(Mono.error(() -> new OptimisticLockingFailureException(
+                                            "refund " + refund.id() + " is no longer at version "
+                                                    + refund.version())));
+                        })
+                        .flatMap(amountRefunded -> {
+                            log.warn("Refund {} of payment {} ({} {}, connector {}) was reversed by its connector{}",
+                                    refund.id(), refund.paymentId(), refund.amount(), refund.currency(),
+                                    refund.connector(), refund.countsAgainstPayment()
+                                            ? "; amountRefunded is now " + amountRefunded
+                                            : ": the orphaned charge is not given back, it needs attention");
+                            return afterCommit(reversed::increment)
+                                    .then(refunds.findAnyMerchant(refund.id()))
+                                    .map(found -> new Applied(found, true, false));
+                        }))
+                .switchIfEmpty(Mono.fromSupplier(() -> new Applied(refund, false, false)));
+    }
+
+    /** Runs {@code action} once the caller's transaction committed (at once when there is none). */
+    private static Mono<Void> afterCommit(Runnable action) {
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .flatMap(manager -> {
+                    if (!manager.isSynchronizationActive()) {
+                        action.run();
+                        return Mono.<Void>empty();
+                    }
+                    manager.registerSynchronization(new TransactionSynchronization() {
+                        @Override
+                        public Mono<Void> afterCommit() {
+                            return Mono.fromRunnable(action);
+                        }
+                    });
+                    return Mono.<Void>empty();
+                })
+                .onErrorResume(NoTransactionException.class, e -> Mono.fromRunnable(action));
+    }
+
+    /**
+     * A send's answer was lost: counted on the refund (its own statement, kept whatever the caller does next), so a
+     * later refusal of a resend is not taken for "nothing was refunded".
+     */
+    public Mono<Void> countSendInDoubt(Refund refund) {
+        return refunds.countSendInDoubt(refund.id());
+    }
+
+    /** Lists a PENDING refund as needing a person, with why. */
+    public Mono<Void> needsAttention(Refund refund, String reason) {
+        log.warn("Refund {} of payment {} needs attention: {}", refund.id(), refund.paymentId(), reason);
+        return refunds.needsAttention(refund.id(), reason, Timestamps.now(clock));
+    }
+
+    /**
+     * A new refund of an orphaned charge whose refunds so far FAILED (a new refund id: a new idempotency key at the
+     * connector), with `refund.created`; empty when a live one exists already.
+     */
+    public Mono<Refund> retryOrphanRefund(Refund failed) {
+        return payments.findAnyMerchant(failed.paymentId()).flatMap(payment -> {
+            Instant now = Timestamps.now(clock);
+            String refundId = Ids.withPrefix("re_");
+            Map<String, Object> data = eventData(refundId, payment, RefundStatus.PENDING, failed.reason(), null,
+                    failed.connector(), 1);
+            data.put("amount", failed.amount());
+            data.put("attempt", failed.attempt());
+            data.put("retryOf", failed.id());
+            Event created = events.newEvent(payment.merchantId(), EventType.REFUND_CREATED, payment.id(),
+                    payment.bookingId(), data, now);
+            return refunds.insertOrphanRetry(failed, refundId, created, now);
+        });
     }
 
     private Mono<Applied> settle(Refund refund, Payment payment, RefundStatus to, RefundOutcome outcome) {
@@ -163,7 +289,13 @@ public class Refunds implements OrphanedChargeRefunds {
         cancelled.put("metadata", new TreeMap<>(payment.metadata()));
         Event cancelledEvent = events.newEvent(payment.merchantId(), EventType.BOOKING_CANCELLED, payment.id(),
                 payment.bookingId(), cancelled, now);
-        return refunds.settle(refund, to, failureReason, outcome.reference(), settled, cancelledEvent, now)
+        // An orphaned charge's refund is never given up: FAILED lists it as needing a person until a later one
+        // (made by the reconciler after a backoff) succeeds.
+        String attention = to == RefundStatus.FAILED && !refund.countsAgainstPayment() ? ORPHAN_REFUND_FAILED : null;
+        Mono<Void> orphanGivenBack = to == RefundStatus.SUCCEEDED && !refund.countsAgainstPayment()
+                ? refunds.clearOrphanAttention(refund.paymentId(), refund.attempt()) : Mono.empty();
+        return refunds.settle(refund, to, failureReason, outcome.reference(), attention, settled, cancelledEvent, now)
+                .flatMap(result -> orphanGivenBack.thenReturn(result))
                 .switchIfEmpty(Mono.error(() -> new OptimisticLockingFailureException(
                         "refund " + refund.id() + " is no longer at version " + refund.version())))
                 .flatMap(result -> {

@@ -4,5 +4,7 @@ package com.payorch.statemachine;
 public enum RefundEvent {
     CREATE,
     SUCCEED,
-    FAIL
+    FAIL,
+    /** The connector reports a refund that SUCCEEDED as failed or reversed after all (the money came back). */
+    REVERSE
 }

@@ -10,7 +10,11 @@ import java.util.EnumSet;
 import org.springframework.statemachine.config.StateMachineBuilder;
 import org.springframework.statemachine.config.StateMachineFactory;
 
-/** The refund life cycle as a Spring Statemachine definition: PENDING, then SUCCEEDED or FAILED, both terminal. */
+/**
+ * The refund life cycle as a Spring Statemachine definition: PENDING, then SUCCEEDED or FAILED; a SUCCEEDED refund the
+ * connector later reports failed or reversed (Stripe `refund.failed`, Adyen `REFUNDED_REVERSED`) becomes FAILED
+ * (REVERSE). FAILED is terminal.
+ */
 final class RefundStateMachineDefinition {
 
     private RefundStateMachineDefinition() {
@@ -22,7 +26,7 @@ final class RefundStateMachineDefinition {
             builder.configureConfiguration()
                     .withConfiguration()
                     .autoStartup(false);
-            // SUCCEEDED and FAILED are terminal because no transition leaves them.
+            // FAILED is terminal because no transition leaves it.
             builder.configureStates()
                     .withStates()
                     .initial(NEW)
@@ -30,7 +34,8 @@ final class RefundStateMachineDefinition {
             builder.configureTransitions()
                     .withExternal().source(NEW).target(PENDING).event(RefundEvent.CREATE).and()
                     .withExternal().source(PENDING).target(SUCCEEDED).event(RefundEvent.SUCCEED).and()
-                    .withExternal().source(PENDING).target(FAILED).event(RefundEvent.FAIL);
+                    .withExternal().source(PENDING).target(FAILED).event(RefundEvent.FAIL).and()
+                    .withExternal().source(SUCCEEDED).target(FAILED).event(RefundEvent.REVERSE);
             return builder.createFactory();
         } catch (Exception e) {
             throw new IllegalStateException("Invalid refund state machine definition", e);

@@ -28,7 +28,19 @@ class LifecycleTransitionsTest {
         assertThat(new RefundLifecycle().transitions()).containsExactly(
                 new LifecycleTransition(null, "CREATE", "PENDING"),
                 new LifecycleTransition("PENDING", "SUCCEED", "SUCCEEDED"),
-                new LifecycleTransition("PENDING", "FAIL", "FAILED"));
+                new LifecycleTransition("PENDING", "FAIL", "FAILED"),
+                new LifecycleTransition("SUCCEEDED", "REVERSE", "FAILED"));
+    }
+
+    /** The refund's description and decisions come from the same definition too. */
+    @Test
+    void everyAllowedRefundTransitionIsDescribedAndNoOther() {
+        List<LifecycleTransition> allowed = RefundLifecycleTest.ROWS.stream()
+                .filter(row -> row.expected() != null)
+                .map(row -> new LifecycleTransition(row.from() == null ? null : row.from().name(),
+                        row.event().name(), row.expected().name()))
+                .toList();
+        assertThat(new RefundLifecycle().transitions()).containsExactlyInAnyOrderElementsOf(allowed);
     }
 
     @Test

@@ -37,18 +37,22 @@ class RefundLifecycleTest {
             new Row(NONE, RefundEvent.CREATE, RefundStatus.PENDING),
             new Row(NONE, RefundEvent.SUCCEED, REFUSED),
             new Row(NONE, RefundEvent.FAIL, REFUSED),
+            new Row(NONE, RefundEvent.REVERSE, REFUSED),
 
             new Row(RefundStatus.PENDING, RefundEvent.CREATE, REFUSED),
             new Row(RefundStatus.PENDING, RefundEvent.SUCCEED, RefundStatus.SUCCEEDED),
             new Row(RefundStatus.PENDING, RefundEvent.FAIL, RefundStatus.FAILED),
+            new Row(RefundStatus.PENDING, RefundEvent.REVERSE, REFUSED),
 
             new Row(RefundStatus.SUCCEEDED, RefundEvent.CREATE, REFUSED),
             new Row(RefundStatus.SUCCEEDED, RefundEvent.SUCCEED, REFUSED),
             new Row(RefundStatus.SUCCEEDED, RefundEvent.FAIL, REFUSED),
+            new Row(RefundStatus.SUCCEEDED, RefundEvent.REVERSE, RefundStatus.FAILED),
 
             new Row(RefundStatus.FAILED, RefundEvent.CREATE, REFUSED),
             new Row(RefundStatus.FAILED, RefundEvent.SUCCEED, REFUSED),
-            new Row(RefundStatus.FAILED, RefundEvent.FAIL, REFUSED));
+            new Row(RefundStatus.FAILED, RefundEvent.FAIL, REFUSED),
+            new Row(RefundStatus.FAILED, RefundEvent.REVERSE, REFUSED));
 
     private final RefundLifecycle lifecycle = new RefundLifecycle();
 
@@ -76,7 +80,7 @@ class RefundLifecycleTest {
                 .flatMap(status -> Stream.of(RefundEvent.values()).map(event -> tuple(status, event)))
                 .toArray(Tuple[]::new);
 
-        assertThat(everyPair).hasSize(12);
+        assertThat(everyPair).hasSize(16);
         assertThat(ROWS).extracting(Row::from, Row::event).containsExactlyInAnyOrder(everyPair);
     }
 
