@@ -18,6 +18,7 @@ import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.stripe.net.Webhook;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,6 +44,19 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>the same `Idempotency-Key` with the same parameters answers the saved response (one PaymentIntent, one
  *       charge), whatever its status, a 500 after execution included; with other parameters 400
  *       `idempotency_error`; a 500 before execution saves nothing;</li>
+ *   <li>amounts are checked as Stripe does (https://docs.stripe.com/currencies): a positive integer
+ *       ({@code amount_too_small}), at most 8 digits ({@code amount_too_large}: "no more than 99,999,999"), ISK in
+ *       multiples of 100 and three-decimal currencies ending in 0 ({@link #AMOUNT_RULES});</li>
+ *   <li>Search (`GET /v1/payment_intents/search`) sees a PaymentIntent only {@link #searchIndexDelay} after it was
+ *       created (https://docs.stripe.com/search, "Data freshness": "data is searchable in under 1 minute", longer
+ *       during an outage), and can be made to fail ({@link #failSearches}); retrieve by id sees everything at once.
+ *       Both are counted ({@link #searches}, {@link #retrieves});</li>
+ *   <li>an idempotency key is forgotten {@link #forgetKeysAfter} its first use: "You can remove keys from the
+ *       system automatically after they're at least 24 hours old. We generate a new request if a key is reused
+ *       after the original is pruned" (https://docs.stripe.com/idempotency): the same key then makes a NEW
+ *       PaymentIntent. The fake's clock is the system's, moved on by {@link #advanceClock} (no sleeps);</li>
+ *   <li>a refund can fail after it succeeded ({@link #failRefund}), as Stripe reports with `refund.failed` and
+ *       `refund.updated` (status `failed`); {@link #event} builds those events from the Refund object;</li>
  *   <li>test payment methods (a token's prefix decides, so each test may use its own token): `pm_card_visa` (and
  *       any other) succeeds, `pm_card_chargeDeclined` is a 402 card error
  *       (`card_declined` / `generic_decline`) carrying the PaymentIntent, `pm_card_authenticationRequired` ends
@@ -97,10 +111,29 @@ public final class FakeStripe implements AutoCloseable {
     /** The `Idempotency-Key` each PaymentIntent was created under (read by the chaos campaign's checker). */
     private final Map<String, String> intentKeys = new HashMap<>();
     private final int delayMillis;
+    /** When each PaymentIntent was created, on the fake's clock (for the search index delay). */
+    private final Map<String, Instant> createdAt = new HashMap<>();
+    private Duration clockOffset = Duration.ZERO;
+    private Duration searchIndexDelay = Duration.ZERO;
+    private Duration keyLifetime;
+    private boolean searchFails;
+    private int searches;
+    private int retrieves;
 
     /** A saved idempotent result: the request it answered, its status, body and the original `Request-Id`. */
-    private record Saved(String requestBody, int status, String body, String requestId) {
+    private record Saved(String requestBody, int status, String body, String requestId, Instant at) {
     }
+
+    /**
+     * The amount rules from Stripe's "Supported currencies" page (https://docs.stripe.com/currencies): ISK is written
+     * with two decimals but must be "evenly divisible by 100" (the ISK notice,
+     * https://support.stripe.com/questions/deprecation-of-fractional-isk-charges-and-refunds, names the error
+     * {@code invalid_charge_amount_no_decimal_compatible}); BHD, JOD, KWD, OMR and TND need "the least-significant
+     * (last) digit to be 0"; "amount must be no more than 99,999,999".
+     */
+    public static final String AMOUNT_RULES = "https://docs.stripe.com/currencies";
+    private static final Set<String> THREE_DECIMAL = Set.of("bhd", "jod", "kwd", "omr", "tnd");
+    private static final long MAX_AMOUNT = 99_999_999L;
 
     /** Stripe's API version the fake's bodies follow (the one stripe-java 33.3.0 pins). */
     public static final String API_VERSION = com.stripe.Stripe.API_VERSION;
@@ -135,6 +168,67 @@ public final class FakeStripe implements AutoCloseable {
 
     public String baseUrl() {
         return "http://localhost:" + server.port();
+    }
+
+    /** The fake's clock moves on (search indexing, key expiry): the system clock plus every advance so far. */
+    public synchronized FakeStripe advanceClock(Duration by) {
+        clockOffset = clockOffset.plus(by);
+        return this;
+    }
+
+    /** How long after its creation a PaymentIntent is found by search (zero: at once, the default). */
+    public synchronized FakeStripe searchIndexDelay(Duration delay) {
+        searchIndexDelay = delay;
+        return this;
+    }
+
+    /** While on, every search answers 500 `api_error` (Stripe's search during an incident). */
+    public synchronized FakeStripe failSearches(boolean fail) {
+        searchFails = fail;
+        return this;
+    }
+
+    /** Idempotency keys are forgotten this long after their first use (null: never, the default). */
+    public synchronized FakeStripe forgetKeysAfter(Duration lifetime) {
+        keyLifetime = lifetime;
+        return this;
+    }
+
+    /** Searches received (`GET /v1/payment_intents/search`), failed ones included. */
+    public synchronized int searches() {
+        return searches;
+    }
+
+    /** Retrieves by id received (`GET /v1/payment_intents/{id}`). */
+    public synchronized int retrieves() {
+        return retrieves;
+    }
+
+    /**
+     * Stripe reports a refund failed after it succeeded (the bank returned it): the Refund becomes `failed` with
+     * {@code failureReason} (Stripe's `failure_reason`, e.g. `lost_or_stolen_card`, `expired_or_canceled_card`,
+     * `declined`); the Refund object is answered for {@link #event} (`refund.failed` or `refund.updated`).
+     */
+    public synchronized Map<String, Object> failRefund(String refundId, String failureReason) {
+        Map<String, Object> refund = refunds.get(refundId);
+        refund.put("status", "failed");
+        refund.put("failure_reason", failureReason);
+        refund.put("failure_balance_transaction", "txn_" + random(24));
+        return new LinkedHashMap<>(refund);
+    }
+
+    private Instant now() {
+        return Instant.now().plus(clockOffset);
+    }
+
+    /** The saved result of this key, unless Stripe has pruned it by now. */
+    private Saved live(String savedKey) {
+        Saved saved = idempotent.get(savedKey);
+        if (saved != null && keyLifetime != null && !now().isBefore(saved.at().plus(keyLifetime))) {
+            idempotent.remove(savedKey);
+            return null;
+        }
+        return saved;
     }
 
     /** Every answer comes this late (a slow Stripe): keeps requests in flight for tests of shutdown or load. */
@@ -335,6 +429,7 @@ public final class FakeStripe implements AutoCloseable {
                     return search(request.getUrl());
                 }
                 Matcher matcher = INTENT_PATH.matcher(path);
+                retrieves++;
                 if (matcher.matches() && intents.containsKey(matcher.group(1))) {
                     return json(200, intents.get(matcher.group(1)));
                 }
@@ -361,7 +456,11 @@ public final class FakeStripe implements AutoCloseable {
             if (failure == Failure.UNAUTHORIZED) {
                 return json(401, error("invalid_request_error", null, "Invalid API Key provided: ****"));
             }
-            Saved saved = idempotencyKey != null ? idempotent.get(idempotencyKey) : null;
+            ResponseDefinition invalid = invalidAmount(params.get("amount"), params.getOrDefault("currency", ""));
+            if (invalid != null) {
+                return invalid;
+            }
+            Saved saved = idempotencyKey != null ? live(idempotencyKey) : null;
             if (saved != null) {
                 ResponseDefinition replay = replay(saved, idempotencyKey, body);
                 return replay.getStatus() == 400 ? replay : answer(replay, failure);
@@ -375,7 +474,7 @@ public final class FakeStripe implements AutoCloseable {
             intent.put("capture_method", "automatic_async");
             intent.put("client_secret", id + "_secret_" + random(20));
             intent.put("confirmation_method", "automatic");
-            intent.put("created", Instant.now().getEpochSecond());
+            intent.put("created", now().getEpochSecond());
             intent.put("currency", params.get("currency"));
             intent.put("last_payment_error", null);
             intent.put("latest_charge", null);
@@ -454,6 +553,7 @@ public final class FakeStripe implements AutoCloseable {
                 }
             }
             intents.put(id, intent);
+            createdAt.put(id, now());
             if (idempotencyKey != null) {
                 intentKeys.put(id, idempotencyKey);
             }
@@ -466,7 +566,7 @@ public final class FakeStripe implements AutoCloseable {
                         "An unknown error occurred while processing your request."));
             }
             if (idempotencyKey != null) {
-                idempotent.put(idempotencyKey, new Saved(body, status, responseBody, requestId));
+                idempotent.put(idempotencyKey, new Saved(body, status, responseBody, requestId, now()));
             }
             ResponseDefinitionBuilder executed = stripeHeaders(aResponse().withStatus(status), requestId)
                     .withBody(responseBody);
@@ -498,11 +598,19 @@ public final class FakeStripe implements AutoCloseable {
         private ResponseDefinition refund(Request request) {
             String body = request.getBodyAsString();
             String idempotencyKey = request.getHeader("Idempotency-Key");
-            Saved saved = idempotencyKey != null ? idempotent.get("refund:" + idempotencyKey) : null;
+            Saved saved = idempotencyKey != null ? live("refund:" + idempotencyKey) : null;
             if (saved != null) {
                 return replay(saved, idempotencyKey, body);
             }
             Map<String, String> params = form(body);
+            if (params.containsKey("amount")) {
+                Map<String, Object> charged = intents.get(params.getOrDefault("payment_intent", ""));
+                ResponseDefinition invalid = invalidAmount(params.get("amount"),
+                        charged == null ? "" : String.valueOf(charged.get("currency")));
+                if (invalid != null) {
+                    return invalid;
+                }
+            }
             Map<String, Object> intent = intents.get(params.getOrDefault("payment_intent", ""));
             if (intent == null || !"succeeded".equals(intent.get("status"))) {
                 return json(400, error("invalid_request_error", "charge_not_refundable",
@@ -529,7 +637,7 @@ public final class FakeStripe implements AutoCloseable {
                 }
             });
             refund.put("metadata", metadata);
-            refund.put("created", Instant.now().getEpochSecond());
+            refund.put("created", now().getEpochSecond());
             // The rest of fixtures3.json's `refund`, as for a card refund.
             refund.put("balance_transaction", fails ? null : "txn_" + random(24));
             refund.put("destination_details", Map.of("card", Map.of("type", "refund"), "type", "card"));
@@ -541,7 +649,7 @@ public final class FakeStripe implements AutoCloseable {
             String responseBody = JSON.writeValueAsString(refund);
             String requestId = "req_" + random(14);
             if (idempotencyKey != null) {
-                idempotent.put("refund:" + idempotencyKey, new Saved(body, 200, responseBody, requestId));
+                idempotent.put("refund:" + idempotencyKey, new Saved(body, 200, responseBody, requestId, now()));
             }
             return stripeHeaders(aResponse().withStatus(200), requestId).withBody(responseBody).build();
         }
@@ -583,7 +691,47 @@ public final class FakeStripe implements AutoCloseable {
             };
         }
 
+        /**
+         * Stripe's refusal of an amount it cannot take ({@link #AMOUNT_RULES}): 400 `invalid_request_error` with
+         * `param` `amount`, before anything is executed (nothing saved under the key); null when it is fine.
+         */
+        private ResponseDefinition invalidAmount(String amount, String currency) {
+            long value;
+            try {
+                value = Long.parseLong(amount == null ? "" : amount);
+            } catch (NumberFormatException e) {
+                return json(400, error("invalid_request_error", "parameter_invalid_integer", "amount",
+                        "Invalid integer: " + amount));
+            }
+            if (value < 1) {
+                return json(400, error("invalid_request_error", "amount_too_small", "amount",
+                        "Amount must be at least 1 " + currency));
+            }
+            if (value > MAX_AMOUNT) {
+                return json(400, error("invalid_request_error", "amount_too_large", "amount",
+                        "Amount must be no more than 99,999,999"));
+            }
+            String lower = currency.toLowerCase(java.util.Locale.ROOT);
+            if (lower.equals("isk") && value % 100 != 0) {
+                return json(400, error("invalid_request_error", "invalid_charge_amount_no_decimal_compatible",
+                        "amount", "Invalid amount. Currency ISK has become effectively zero-decimal and charged"
+                                + " amounts must be evenly divisible by 100. See"
+                                + " https://stripe.com/docs/currencies#special-cases for more information."));
+            }
+            if (THREE_DECIMAL.contains(lower) && value % 10 != 0) {
+                return json(400, error("invalid_request_error", "invalid_charge_amount", "amount",
+                        "Invalid amount. The last digit of a " + currency.toUpperCase(java.util.Locale.ROOT)
+                                + " amount must be 0. See https://stripe.com/docs/currencies#three-decimal."));
+            }
+            return null;
+        }
+
         private ResponseDefinition search(String url) {
+            searches++;
+            if (searchFails) {
+                return json(500, error("api_error", null, "An unknown error occurred"));
+            }
+            Instant indexedBefore = now().minus(searchIndexDelay);
             String query = URLDecoder.decode(url.substring(url.indexOf('?') + 1), StandardCharsets.UTF_8);
             Matcher payment = Pattern.compile("metadata\\['payment_id'\\]:'([^']+)'").matcher(query);
             Matcher attempt = Pattern.compile("metadata\\['attempt'\\]:'([^']+)'").matcher(query);
@@ -592,6 +740,7 @@ public final class FakeStripe implements AutoCloseable {
             List<Map<String, Object>> data = intents.values().stream()
                     .filter(i -> paymentId == null || paymentId.equals(metadata(i).get("payment_id")))
                     .filter(i -> attemptNo == null || attemptNo.equals(metadata(i).get("attempt")))
+                    .filter(i -> !createdAt.get(String.valueOf(i.get("id"))).isAfter(indexedBefore))
                     .toList();
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("object", "search_result");

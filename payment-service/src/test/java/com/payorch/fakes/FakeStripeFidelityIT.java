@@ -23,6 +23,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -258,6 +259,114 @@ class FakeStripeFidelityIT {
                 .as("another API version: the SDK's typed object is empty (the service reads the raw JSON)").isEmpty();
     }
 
+    // --- issue 22: what the fake learnt from Stripe's docs; each on its own fake (they change its clock) ---
+
+    @Test
+    void searchSeesAnIntentOnlyAfterTheIndexDelayWhileRetrieveSeesItAtOnceAndBothAreCounted() throws Exception {
+        try (FakeStripe delayed = new FakeStripe(0).acceptKey(KEY).searchIndexDelay(Duration.ofSeconds(30))) {
+            PaymentIntent intent = strictly(post(delayed, "/v1/payment_intents", create("pm_card_visa_fidx",
+                    "pay_fidx"), "key_" + UUID.randomUUID()).body(), PaymentIntent.class);
+            String query = "/v1/payment_intents/search?query=" + URLEncoder.encode(
+                    "metadata['payment_id']:'pay_fidx' AND metadata['attempt']:'1'", StandardCharsets.UTF_8);
+
+            PaymentIntentSearchResult notYet = strictly(get(delayed, query).body(), PaymentIntentSearchResult.class);
+            assertThat(notYet.getObject()).isEqualTo("search_result");
+            assertThat(notYet.getData()).isEmpty();
+            PaymentIntent retrieved = strictly(get(delayed, "/v1/payment_intents/" + intent.getId()).body(),
+                    PaymentIntent.class);
+            assertThat(retrieved.getMetadata()).containsEntry("payment_id", "pay_fidx").containsEntry("attempt", "1");
+
+            delayed.advanceClock(Duration.ofSeconds(30));
+            PaymentIntentSearchResult found = strictly(get(delayed, query).body(), PaymentIntentSearchResult.class);
+            assertThat(found.getData()).singleElement().satisfies(i -> assertThat(i.getId()).isEqualTo(intent.getId()));
+            assertThat(delayed.searches()).isEqualTo(2);
+            assertThat(delayed.retrieves()).isEqualTo(1);
+
+            delayed.failSearches(true);
+            HttpResponse<String> failed = get(delayed, query);
+            assertThat(failed.statusCode()).isEqualTo(500);
+            assertThat(error(failed.body()).getType()).isEqualTo("api_error");
+            assertThat(delayed.searches()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aKeyReusedAfterStripePrunedItMakesANewPaymentIntentWithoutReplayHeaders() throws Exception {
+        try (FakeStripe forgetful = new FakeStripe(0).acceptKey(KEY).forgetKeysAfter(Duration.ofHours(24))) {
+            String key = "key_" + UUID.randomUUID();
+            String form = create("pm_card_visa_fidk", "pay_fidk");
+            PaymentIntent first = strictly(post(forgetful, "/v1/payment_intents", form, key).body(),
+                    PaymentIntent.class);
+
+            forgetful.advanceClock(Duration.ofHours(24));
+            HttpResponse<String> again = post(forgetful, "/v1/payment_intents", form, key);
+            assertThat(again.statusCode()).isEqualTo(200);
+            assertThat(again.headers().firstValue("Idempotent-Replayed")).isEmpty();
+            PaymentIntent second = strictly(again.body(), PaymentIntent.class);
+            assertThat(second.getId()).isNotEqualTo(first.getId());
+            assertThat(forgetful.chargesFor("pay_fidk")).isEqualTo(2);
+            assertThat(forgetful.idempotencyKeyOf(second.getId())).isEqualTo(key);
+        }
+    }
+
+    @Test
+    void amountsStripeCannotTakeAre400InvalidRequestErrorsOnTheAmountAndCreateNothing() throws Exception {
+        Map<String, String> refused = Map.of(
+                "amount=123456789&currency=usd", "amount_too_large",
+                "amount=0&currency=usd", "amount_too_small",
+                "amount=550&currency=isk", "invalid_charge_amount_no_decimal_compatible",
+                "amount=5124&currency=kwd", "invalid_charge_amount");
+        for (Map.Entry<String, String> amount : refused.entrySet()) {
+            String paymentId = "pay_fida_" + amount.getValue();
+            String form = create("pm_card_visa_fida", paymentId).replace("amount=4200&currency=eur", amount.getKey());
+            String key = "key_" + UUID.randomUUID();
+            HttpResponse<String> answer = post("/v1/payment_intents", form, key);
+
+            assertThat(answer.statusCode()).as(amount.getKey()).isEqualTo(400);
+            StripeError error = error(answer.body());
+            assertThat(error.getType()).isEqualTo("invalid_request_error");
+            assertThat(error.getCode()).as(amount.getKey()).isEqualTo(amount.getValue());
+            assertThat(error.getParam()).isEqualTo("amount");
+            assertThat(error.getDocUrl()).startsWith("https://stripe.com/docs/error-codes/");
+            assertThat(stripe.intentsFor(paymentId)).isZero();
+            assertThat(stripe.createdWith(key)).as("a refused amount saves nothing under the key").isEmpty();
+        }
+        PaymentIntent whole = strictly(post("/v1/payment_intents", create("pm_card_visa_fida", "pay_fida_ok")
+                .replace("amount=4200&currency=eur", "amount=99999900&currency=isk"), "key_" + UUID.randomUUID())
+                .body(), PaymentIntent.class);
+        assertThat(whole.getAmount()).isEqualTo(99_999_900L);
+    }
+
+    @Test
+    void aRefundFailedAfterItSucceededIsAFailedRefundInRefundFailedAndRefundUpdatedEvents() throws Exception {
+        PaymentIntent intent = strictly(post("/v1/payment_intents", create("pm_card_visa_fidf", "pay_fidf"),
+                "key_" + UUID.randomUUID()).body(), PaymentIntent.class);
+        String refundKey = "ref_" + UUID.randomUUID();
+        Refund refund = strictly(post("/v1/refunds", "payment_intent=" + intent.getId()
+                + "&amount=4200&metadata[refund_id]=" + refundKey, refundKey).body(), Refund.class);
+        assertThat(refund.getStatus()).isEqualTo("succeeded");
+
+        Map<String, Object> failed = stripe.failRefund(refund.getId(), "expired_or_canceled_card");
+        for (String type : new String[] {"refund.failed", "refund.updated"}) {
+            String payload = FakeStripe.event("evt_fidf_" + type, type, failed, Stripe.API_VERSION);
+            Event event = Webhook.constructEvent(payload,
+                    FakeStripe.sign(payload, WEBHOOK_SECRET, Instant.now().getEpochSecond()), WEBHOOK_SECRET);
+            assertNoUnknownFields(JsonParser.parseString(payload).getAsJsonObject().getAsJsonObject("data")
+                    .getAsJsonObject("object"), Refund.class, type + " data.object");
+            assertThat(event.getType()).isEqualTo(type);
+            assertThat(event.getDataObjectDeserializer().getObject()).get()
+                    .isInstanceOfSatisfying(Refund.class, read -> {
+                        assertThat(read.getId()).isEqualTo(refund.getId());
+                        assertThat(read.getStatus()).isEqualTo("failed");
+                        assertThat(read.getFailureReason()).isEqualTo("expired_or_canceled_card");
+                        assertThat(read.getFailureBalanceTransaction()).startsWith("txn_");
+                        assertThat(read.getMetadata()).containsEntry("refund_id", refundKey);
+                    });
+        }
+        assertThat(strictly(get("/v1/refunds?payment_intent=" + intent.getId()).body(), RefundCollection.class)
+                .getData()).singleElement().satisfies(r -> assertThat(r.getStatus()).isEqualTo("failed"));
+    }
+
     // --- helpers ---
 
     private static String create(String paymentMethod, String paymentId) {
@@ -267,6 +376,15 @@ class FakeStripeFidelityIT {
     }
 
     private HttpResponse<String> post(String path, String form, String idempotencyKey) throws Exception {
+        return post(stripe, path, form, idempotencyKey);
+    }
+
+    private HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return get(stripe, pathAndQuery);
+    }
+
+    private HttpResponse<String> post(FakeStripe stripe, String path, String form, String idempotencyKey)
+            throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(stripe.baseUrl() + path))
                 .header("Authorization", "Bearer " + KEY)
                 .header("Idempotency-Key", idempotencyKey)
@@ -274,7 +392,7 @@ class FakeStripeFidelityIT {
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private HttpResponse<String> get(String pathAndQuery) throws Exception {
+    private HttpResponse<String> get(FakeStripe stripe, String pathAndQuery) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(stripe.baseUrl() + pathAndQuery))
                 .header("Authorization", "Bearer " + KEY).GET().build(), HttpResponse.BodyHandlers.ofString());
     }

@@ -4,12 +4,15 @@ import com.payorch.connectors.ConnectorSettingsCheck;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorCapability;
 import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.CurrencyUnits;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.SignatureFailure;
 import com.payorch.gateway.WebhookAcknowledgement;
 import com.payorch.gateway.WebhookEndpointDescription;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
@@ -24,6 +27,9 @@ import reactor.core.scheduler.Schedulers;
 @Component
 class StripeConnector implements Connector, DisposableBean {
 
+    /** "You can remove keys from the system automatically after they're at least 24 hours old" (Stripe's docs). */
+    private static final Duration STRIPE_KEEPS_KEYS = Duration.ofHours(24);
+
     private final StripeSettings settings;
     private final Scheduler scheduler;
     private final StripeGateway gateway;
@@ -32,7 +38,7 @@ class StripeConnector implements Connector, DisposableBean {
     StripeConnector(StripeSettings settings, StripeAccounts accounts, Clock clock) {
         this.settings = settings;
         this.scheduler = Schedulers.newBoundedElastic(Math.max(1, settings.getThreads()), 10_000, "connector-io-stripe");
-        this.gateway = new StripeGateway(settings, accounts, scheduler);
+        this.gateway = new StripeGateway(settings, accounts, scheduler, clock);
         this.webhooks = new StripeWebhooks(accounts, clock);
     }
 
@@ -73,10 +79,34 @@ class StripeConnector implements Connector, DisposableBean {
         return Set.of(ConnectorCapability.REFUNDS, ConnectorCapability.LOOKUP);
     }
 
+    /** Below Stripe's 24 hours (https://docs.stripe.com/idempotency): checked at start. */
+    @Override
+    public Optional<Duration> idempotencyKeyLifetime() {
+        return Optional.of(settings.getIdempotencyKeyLifetime());
+    }
+
+    @Override
+    public CurrencyUnits currencyUnits() {
+        return StripeCurrencies.UNITS;
+    }
+
     @Override
     public void checkSettings() {
         ConnectorSettingsCheck.httpUrl("payments.connectors.stripe.api-base", settings.getApiBase());
         ConnectorSettingsCheck.transport("payments.connectors.stripe", settings);
+        checkOwnSettings(settings);
+    }
+
+    /** What only Stripe needs: a key lifetime Stripe honours, a search delay. */
+    static void checkOwnSettings(StripeSettings settings) {
+        String lifetimeKey = "payments.connectors.stripe.idempotency-key-lifetime";
+        ConnectorSettingsCheck.positive(lifetimeKey, settings.getIdempotencyKeyLifetime());
+        if (settings.getIdempotencyKeyLifetime().compareTo(STRIPE_KEEPS_KEYS) >= 0) {
+            throw new IllegalStateException(lifetimeKey + " must be below 24 hours (Stripe prunes idempotency keys"
+                    + " after at least 24 hours, then the same key makes a new charge): "
+                    + settings.getIdempotencyKeyLifetime());
+        }
+        ConnectorSettingsCheck.positive("payments.connectors.stripe.search-delay", settings.getSearchDelay());
     }
 
     @Override

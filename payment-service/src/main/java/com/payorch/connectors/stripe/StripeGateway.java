@@ -26,12 +26,16 @@ import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.PaymentIntentSearchParams;
 import com.stripe.param.RefundCreateParams;
 import com.stripe.param.RefundListParams;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -45,9 +49,16 @@ import reactor.core.scheduler.Scheduler;
  *       same reason the transport is {@link StripeHttpTransport}, which never re-sends a POST by itself.</li>
  *   <li>The SDK blocks: every call runs on {@code scheduler} (bounded), never on an event loop, within the SDK's
  *       connect and read time-outs (and the port's {@code TimeLimitedGateway} above it).</li>
- *   <li>{@link #find}: Stripe's Search API ({@code metadata['payment_id']} and {@code metadata['attempt']}). It
- *       cannot create anything (unlike re-sending the create, which charges when Stripe never saw the first one).
- *       Stripe's search index may lag by up to about a minute: recovery looks only after `pending-after`.</li>
+ *   <li>Amounts go out in Stripe's units ({@link StripeCurrencies}); one Stripe cannot take exactly (MGA with
+ *       fractions, more than 8 digits, a three-decimal amount not ending in 0) is refused before anything is sent.</li>
+ *   <li>{@link #find}: a recorded PaymentIntent id is retrieved by id ({@code GET /v1/payment_intents/{id}}), never
+ *       searched for. Without one, Stripe's Search API ({@code metadata['payment_id']} and {@code metadata['attempt']}),
+ *       which cannot create anything (unlike re-sending the create). Stripe's search index lags ("data is searchable
+ *       in under 1 minute", https://docs.stripe.com/search), so an empty search is evidence of "no charge" only once
+ *       `payments.connectors.stripe.search-delay` has passed since the attempt was sent. The gateway knows when
+ *       it sent the attempts this instance sent; for any other attempt it assumes what recovery guarantees: it asks
+ *       no earlier than `pending-after` after the attempt began, which must not be shorter than the search delay.
+ *       Any failure of a look-up is a plain {@link GatewayException}: no evidence either way.</li>
  * </ul>
  * Failure kinds: connection refused, unknown host, no route → {@link GatewayUnavailableException} (never sent);
  * 401/403 and 400/404 other than an idempotency error → {@link ConnectorRefusedException} (definitely not
@@ -61,12 +72,21 @@ public final class StripeGateway implements PaymentGateway {
     private final StripeSettings settings;
     private final StripeAccounts accounts;
     private final Scheduler scheduler;
+    private final Clock clock;
     private final Map<String, StripeClient> clients = new ConcurrentHashMap<>();
+    /** When this instance last sent each attempt's create (by idempotency key), kept for the search delay. */
+    private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
+    private final AtomicReference<Instant> lastPruned = new AtomicReference<>(Instant.MIN);
 
     public StripeGateway(StripeSettings settings, StripeAccounts accounts, Scheduler scheduler) {
+        this(settings, accounts, scheduler, Clock.systemUTC());
+    }
+
+    public StripeGateway(StripeSettings settings, StripeAccounts accounts, Scheduler scheduler, Clock clock) {
         this.settings = settings;
         this.accounts = accounts;
         this.scheduler = scheduler;
+        this.clock = clock;
     }
 
     @Override
@@ -76,9 +96,14 @@ public final class StripeGateway implements PaymentGateway {
 
     @Override
     public Mono<GatewayOutcome> submit(ChargeRequest request) {
+        OptionalLong amount = stripeAmount(request.amount(), request.currency());
+        if (amount.isEmpty()) {
+            return Mono.error(cannotExpress(request.amount(), request.currency(), "payment " + request.paymentId()));
+        }
         return call(request, "submit", client -> {
+            noteSent(request);
             PaymentIntentCreateParams params = PaymentIntentCreateParams.builder()
-                    .setAmount(request.amount())
+                    .setAmount(amount.getAsLong())
                     .setCurrency(request.currency().toLowerCase(Locale.ROOT))
                     .setPaymentMethod(request.paymentMethod())
                     .addPaymentMethodType("card")
@@ -97,19 +122,86 @@ public final class StripeGateway implements PaymentGateway {
 
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
-        return call(request, "find", client -> {
+        Mono<GatewayOutcome> lookUp = recordedIntentId(request) != null ? retrieve(request) : search(request);
+        return lookUp.onErrorMap(GatewayException.class, StripeGateway::noEvidence);
+    }
+
+    /** The recorded reference when it is a PaymentIntent id (a decline without one is recorded as `declined_…`). */
+    private static String recordedIntentId(ChargeRequest request) {
+        String reference = request.reference();
+        return reference != null && reference.startsWith("pi_") ? reference : null;
+    }
+
+    private Mono<GatewayOutcome> retrieve(ChargeRequest request) {
+        String intentId = recordedIntentId(request);
+        return call(request, "retrieve of " + intentId, client -> {
+            PaymentIntent intent = client.v1().paymentIntents().retrieve(intentId);
+            if (!isOf(intent, request)) {
+                throw new GatewayException("Stripe PaymentIntent " + intentId + " is not payment "
+                        + request.paymentId() + " attempt " + request.attempt() + " (its metadata: "
+                        + intent.getMetadata() + ")");
+            }
+            return outcome(request, intent);
+        });
+    }
+
+    private Mono<GatewayOutcome> search(ChargeRequest request) {
+        return call(request, "search", client -> {
             String query = "metadata['payment_id']:'" + request.paymentId() + "' AND metadata['attempt']:'"
                     + request.attempt() + "'";
             List<PaymentIntent> found = client.v1().paymentIntents()
                     .search(PaymentIntentSearchParams.builder().setQuery(query).setLimit(10L).build())
                     .getData();
-            return found.stream()
-                    .filter(intent -> intent.getMetadata() != null
-                            && request.paymentId().equals(intent.getMetadata().get("payment_id"))
-                            && Integer.toString(request.attempt()).equals(intent.getMetadata().get("attempt")))
+            Optional<GatewayOutcome> outcome = found.stream()
+                    .filter(intent -> isOf(intent, request))
                     .findFirst()
                     .map(intent -> outcome(request, intent));
+            if (outcome.isEmpty() && sentWithinSearchDelay(request)) {
+                throw new GatewayException("Stripe search of payment " + request.paymentId() + " attempt "
+                        + request.attempt() + " found nothing, but the attempt was sent less than "
+                        + settings.getSearchDelay() + " ago: search not yet trustworthy");
+            }
+            return outcome;
         }).flatMap(Mono::justOrEmpty);
+    }
+
+    private static boolean isOf(PaymentIntent intent, ChargeRequest request) {
+        return intent.getMetadata() != null
+                && request.paymentId().equals(intent.getMetadata().get("payment_id"))
+                && Integer.toString(request.attempt()).equals(intent.getMetadata().get("attempt"));
+    }
+
+    /** A look-up that failed, for whatever reason, tells nothing (not even a "definitely not charged"). */
+    private static GatewayException noEvidence(GatewayException e) {
+        return e.getClass() == GatewayException.class ? e
+                : new GatewayException(e.getMessage() + " (a failed look-up: no evidence)", e);
+    }
+
+    private void noteSent(ChargeRequest request) {
+        Instant now = clock.instant();
+        sentAt.put(request.idempotencyKey(), now);
+        Instant pruned = lastPruned.get();
+        if (pruned.isBefore(now.minus(settings.getSearchDelay())) && lastPruned.compareAndSet(pruned, now)) {
+            Instant cutoff = now.minus(settings.getSearchDelay());
+            sentAt.values().removeIf(sent -> sent.isBefore(cutoff));
+        }
+    }
+
+    private boolean sentWithinSearchDelay(ChargeRequest request) {
+        Instant sent = sentAt.get(request.idempotencyKey());
+        return sent != null && clock.instant().isBefore(sent.plus(settings.getSearchDelay()));
+    }
+
+    /** The amount in Stripe's units, or empty when Stripe cannot take it exactly. */
+    static OptionalLong stripeAmount(long isoAmount, String currency) {
+        OptionalLong converted = StripeCurrencies.UNITS.toConnector(isoAmount, currency);
+        return converted.isPresent() && StripeCurrencies.expressible(converted.getAsLong(), currency) ? converted
+                : OptionalLong.empty();
+    }
+
+    private static ConnectorRefusedException cannotExpress(long amount, String currency, String what) {
+        return new ConnectorRefusedException("Stripe cannot take the amount " + amount + " " + currency + " of " + what
+                + " exactly (" + StripeCurrencies.SOURCE + "): nothing sent");
     }
 
     /**
@@ -122,10 +214,14 @@ public final class StripeGateway implements PaymentGateway {
             return Mono.error(new ConnectorRefusedException("Stripe refund " + request.refundId()
                     + ": the charged attempt has no PaymentIntent id"));
         }
+        OptionalLong amount = stripeAmount(request.amount(), request.currency());
+        if (amount.isEmpty()) {
+            return Mono.error(cannotExpress(request.amount(), request.currency(), "refund " + request.refundId()));
+        }
         return call(about(request), "refund", client -> {
             RefundCreateParams params = RefundCreateParams.builder()
                     .setPaymentIntent(request.chargeReference())
-                    .setAmount(request.amount())
+                    .setAmount(amount.getAsLong())
                     .putMetadata("refund_id", request.refundId())
                     .putMetadata("payment_id", request.paymentId())
                     .build();

@@ -26,10 +26,13 @@ import tools.jackson.databind.json.JsonMapper;
  * (300 s tolerance, against the service's clock); a failure is 400 `webhook_signature_rejected`.
  * <p>
  * `payment_intent.processing|succeeded|payment_failed` become one {@link ConnectorNotification} each (receipt id =
- * the event id, reference = the PaymentIntent id, payment = `metadata.payment_id`); other types are answered
- * `ignored` and not recorded. `refund.updated` / `refund.failed` (a Refund object) and `charge.refunded` (a Charge
+ * the event id, reference = the PaymentIntent id, payment = `metadata.payment_id`, attempt = `metadata.attempt`, the
+ * amount back in ISO units through {@link StripeCurrencies}); other types are answered `ignored` and not recorded.
+ * A PaymentIntent this service did not create (no `metadata.payment_id`) is still handed on, naming no payment and no
+ * attempt, so that the pipeline records it and answers it `ignored` (never 404: Stripe would resend it for days). `refund.updated` / `refund.failed` (a Refund object) and `charge.refunded` (a Charge
  * with its `refunds.data`) become one notification per Refund made by this service (`metadata.refund_id`; receipt id
- * = the event id, plus `/<re_…>` for a Charge's refunds), bound to that refund. Objects are read from the raw JSON, not through the SDK's typed
+ * = the event id, plus `/<re_…>` for a Charge's refunds), bound to that refund; `refund.failed`, and `refund.updated`
+ * with status `failed`, are FAILED (after SUCCEEDED: a reversal). Objects are read from the raw JSON, not through the SDK's typed
  * deserializer, which returns nothing when the event's `api_version` differs from the SDK's.
  */
 public class StripeWebhooks {
@@ -149,8 +152,11 @@ public class StripeWebhooks {
             };
             String failureReason = reported == GatewayStatus.FAILED
                     ? (mapped.failureReason() != null ? mapped.failureReason() : "payment_failed") : null;
-            return List.of(new ConnectorNotification(id, type, text(intent.path("metadata"), "payment_id"),
-                    reference, reported, amount.longValue(), currency.toUpperCase(Locale.ROOT), failureReason));
+            JsonNode metadata = intent.path("metadata");
+            String isoCurrency = currency.toUpperCase(Locale.ROOT);
+            return List.of(new ConnectorNotification(id, type, text(metadata, "payment_id"),
+                    attempt(text(metadata, "attempt")), reference, reported, isoAmount(amount.longValue(), isoCurrency),
+                    isoCurrency, failureReason, null));
         }
     }
 
@@ -170,9 +176,24 @@ public class StripeWebhooks {
         }
         MappedStatus mapped = StripeStatuses.refund(type.equals("refund.failed") ? "failed" : status,
                 text(refund, "failure_reason"));
+        String isoCurrency = currency.toUpperCase(Locale.ROOT);
         return new ConnectorNotification(receiptId, type, text(refund.path("metadata"), "payment_id"), reference,
-                mapped.status(), amount.longValue(), currency.toUpperCase(Locale.ROOT), mapped.failureReason(),
+                mapped.status(), isoAmount(amount.longValue(), isoCurrency), isoCurrency, mapped.failureReason(),
                 refundId);
+    }
+
+    /** `metadata.attempt` as this service wrote it (a positive number), else null: the event names no attempt. */
+    private static @Nullable Integer attempt(@Nullable String value) {
+        if (value == null || !value.matches("[1-9][0-9]{0,8}")) {
+            return null;
+        }
+        return Integer.valueOf(value);
+    }
+
+    /** Stripe's amount back in ISO 4217 minor units (ISK 500 at Stripe is ISK 5). */
+    private static long isoAmount(long stripeAmount, String currency) {
+        return StripeCurrencies.UNITS.toIso(stripeAmount, currency).orElseThrow(() -> new WebhookInvalid(
+                "The amount " + stripeAmount + " " + currency + " has no exact ISO 4217 form."));
     }
 
     private static @Nullable String text(JsonNode node, String field) {
