@@ -65,8 +65,9 @@ class AdyenConnector implements Connector, DisposableBean {
         return new WebhookEndpointDescription("receiveAdyenNotifications",
                 "A batch of Adyen notifications for one merchant's account",
                 "Not authenticated by an API key: each NotificationRequestItem is verified with the merchant's"
-                        + " HMAC key (an item that does not verify is not applied; the batch is still"
-                        + " answered). Deduplicated by pspReference + eventCode + success. The body is Adyen's"
+                        + " HMAC key, or either of two during a rotation (an item that does not verify is not"
+                        + " applied and is counted; the batch is still answered). Deduplicated by pspReference +"
+                        + " eventCode + success. The body is Adyen's"
                         + " notification request (see docs/connectors.md). A charge whose attempt cannot be told"
                         + " yet is answered 503 (502 when the connector could not be asked), nothing recorded,"
                         + " so that it is delivered again.",
