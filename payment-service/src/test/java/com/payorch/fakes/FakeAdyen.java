@@ -80,6 +80,120 @@ public final class FakeAdyen implements AutoCloseable {
         server.stubFor(post(urlPathEqualTo("/v71/payments")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                 "/v71/payments/[A-Za-z0-9]+/refunds")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                "/v71/payments/[A-Za-z0-9]+/reversals")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(urlPathEqualTo("/v71/cancels")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+    }
+
+    /**
+     * Adyen's decimals where they differ from ISO 4217 (Adyen, "Currency codes and minor units",
+     * https://docs.adyen.com/development-resources/currency-codes: CLP 2, ISK 2, CVE 0, IDR 0). CLP and ISK have no
+     * subunit in use, so at Adyen their last two digits are always 00: a value that is not a multiple of 100 is an
+     * amount in the wrong units (ISO's), refused as Adyen refuses an invalid amount (422, errorCode 137).
+     */
+    public static final Map<String, Integer> ADYEN_DECIMALS = Map.of("CLP", 2, "ISK", 2, "CVE", 0, "IDR", 0);
+
+    private static final Set<String> WHOLE_UNITS_WITH_TWO_DECIMALS = Set.of("CLP", "ISK");
+
+    private final List<Map<String, Object>> cancels = new ArrayList<>();
+    private final List<Map<String, Object>> reversals = new ArrayList<>();
+    private final List<Map<String, Object>> outbox = new ArrayList<>();
+
+    /** `POST /cancels` requests Adyen received for this paymentReference (our payment id), oldest first. */
+    public synchronized List<Map<String, Object>> cancelsFor(String paymentReference) {
+        return cancels.stream().filter(c -> paymentReference.equals(c.get("paymentReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** `POST /payments/{pspReference}/reversals` requests Adyen received for the payment's pspReference. */
+    public synchronized List<Map<String, Object>> reversalsOf(String paymentPspReference) {
+        return reversals.stream().filter(r -> paymentPspReference.equals(r.get("paymentPspReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /**
+     * The notification items Adyen has to send since the last call (TECHNICAL_CANCEL after `/cancels`,
+     * CANCEL_OR_REFUND after `/reversals`, and whatever {@link #authorisation}, {@link #refundFailed} and
+     * {@link #refundReversed} queued), oldest first, as specs for {@link #notification}; taken, so sent once.
+     */
+    public synchronized List<Map<String, Object>> takeNotifications() {
+        List<Map<String, Object>> taken = new ArrayList<>(outbox);
+        outbox.clear();
+        return taken;
+    }
+
+    /**
+     * Queues the AUTHORISATION notification of a payment the fake processed, as Adyen sends it: merchantReference the
+     * payment's `reference`, the `/payments` metadata returned as `additionalData.metadata.<key>` (Adyen, "Webhooks:
+     * additionalData", AuthorisationNotificationAdditionalData.metadata in Webhooks-v1.json).
+     */
+    public synchronized FakeAdyen authorisation(String pspReference, boolean success) {
+        Map<String, Object> payment = payment(pspReference);
+        Map<String, Object> item = item("AUTHORISATION", pspReference, null, (String) payment.get("reference"),
+                success, payment);
+        item.put("additionalData", metadataOf(payment));
+        item.put("reason", success ? "" : "Refused");
+        outbox.add(item);
+        return this;
+    }
+
+    /** Queues REFUND_FAILED for a refund the fake holds (the card scheme rejected it after Adyen accepted it). */
+    public synchronized FakeAdyen refundFailed(String refundPspReference) {
+        return refundEvent("REFUND_FAILED", refundPspReference, "Refund Failed");
+    }
+
+    /** Queues REFUNDED_REVERSED for a refund the fake holds (the refunded money came back to the merchant). */
+    public synchronized FakeAdyen refundReversed(String refundPspReference) {
+        return refundEvent("REFUNDED_REVERSED", refundPspReference, "Refund Reversed");
+    }
+
+    private FakeAdyen refundEvent(String eventCode, String refundPspReference, String reason) {
+        Map<String, Object> refund = refunds.stream().filter(r -> refundPspReference.equals(r.get("pspReference")))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no refund " + refundPspReference));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> amount = (Map<String, Object>) refund.get("amount");
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("eventCode", eventCode);
+        item.put("pspReference", refundPspReference);
+        item.put("originalReference", refund.get("paymentPspReference"));
+        item.put("merchantReference", refund.get("reference"));
+        item.put("success", true);
+        item.put("value", amount.get("value"));
+        item.put("currency", amount.get("currency"));
+        item.put("reason", reason);
+        outbox.add(item);
+        return this;
+    }
+
+    private Map<String, Object> payment(String pspReference) {
+        return payments.stream().filter(p -> pspReference.equals(p.get("pspReference"))).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no payment " + pspReference));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> metadataOf(Map<String, Object> payment) {
+        Map<String, String> additional = new LinkedHashMap<>();
+        ((Map<String, String>) payment.getOrDefault("metadata", Map.of()))
+                .forEach((key, value) -> additional.put("metadata." + key, value));
+        return additional;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> item(String eventCode, String pspReference, String originalReference,
+                                            String merchantReference, boolean success, Map<String, Object> payment) {
+        Map<String, Object> amount = (Map<String, Object>) payment.get("amount");
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("eventCode", eventCode);
+        item.put("pspReference", pspReference);
+        if (originalReference != null) {
+            item.put("originalReference", originalReference);
+        }
+        item.put("merchantReference", merchantReference);
+        item.put("success", success);
+        item.put("value", ((Number) amount.get("value")).longValue());
+        item.put("currency", amount.get("currency"));
+        item.put("reason", "");
+        return item;
     }
 
     private final List<Map<String, Object>> refunds = new ArrayList<>();
@@ -115,7 +229,11 @@ public final class FakeAdyen implements AutoCloseable {
         return payments.stream().map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
     }
 
-    /** A notification batch with one AUTHORISATION item per entry, each signed with {@code hmacKey} (hex). */
+    /**
+     * A notification batch with one item per entry (eventCode AUTHORISATION unless the spec names one), each signed
+     * with {@code hmacKey} (hex) or the spec's `signWith`; a spec's `additionalData` map (e.g. `metadata.attempt`) is
+     * sent as the item's additionalData (not part of the HMAC, as at Adyen).
+     */
     public static String notification(String merchantAccount, String hmacKey, List<Map<String, Object>> items) {
         List<Map<String, Object>> containers = new ArrayList<>();
         for (Map<String, Object> spec : items) {
@@ -137,7 +255,12 @@ public final class FakeAdyen implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
             Map<String, Object> json = new LinkedHashMap<>();
-            json.put("additionalData", Map.of("hmacSignature", signature));
+            Map<String, Object> additionalData = new LinkedHashMap<>();
+            if (spec.get("additionalData") instanceof Map<?, ?> extra) {
+                extra.forEach((key, value) -> additionalData.put(String.valueOf(key), String.valueOf(value)));
+            }
+            additionalData.put("hmacSignature", signature);
+            json.put("additionalData", additionalData);
             json.put("amount", Map.of("currency", spec.get("currency"), "value", spec.get("value")));
             json.put("eventCode", spec.getOrDefault("eventCode", "AUTHORISATION"));
             if (spec.get("originalReference") != null) {
@@ -203,12 +326,140 @@ public final class FakeAdyen implements AutoCloseable {
         return JSON.writeValueAsString(error);
     }
 
+    /** Adyen's refusal of an amount in the wrong units for its currency table, or null when it is valid. */
+    private static ResponseDefinition invalidAmount(JsonNode amount) {
+        String currency = amount.path("currency").asString();
+        long value = amount.path("value").asLong();
+        if (WHOLE_UNITS_WITH_TWO_DECIMALS.contains(currency) && value % 100 != 0) {
+            return json(422, error(422, "137", "Invalid amount specified: " + currency + " is written with "
+                    + ADYEN_DECIMALS.get(currency) + " decimals and has no subunit (" + value + ")", "validation",
+                    pspReference()));
+        }
+        return null;
+    }
+
+    /**
+     * `POST /cancels` (StandalonePaymentCancelRequest: merchantAccount, paymentReference, reference): answered 201
+     * `received` (StandalonePaymentCancelResponse), idempotent on the key; then a TECHNICAL_CANCEL is queued for the
+     * latest payment with that reference: success=true when it held an uncaptured authorisation (now cancelled), a
+     * pending one, or nothing (no originalReference then); success=false when that payment is captured.
+     */
+    private ResponseDefinition cancelByReference(Request request) {
+        String idempotencyKey = request.getHeader("Idempotency-Key");
+        String saved = idempotencyKey != null ? idempotent.get("cancel:" + idempotencyKey) : null;
+        if (saved == null) {
+            JsonNode body = JSON.readTree(request.getBodyAsString());
+            String paymentReference = body.path("paymentReference").asString();
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("merchantAccount", body.path("merchantAccount").asString());
+            result.put("paymentReference", paymentReference);
+            result.put("pspReference", pspReference());
+            if (body.hasNonNull("reference")) {
+                result.put("reference", body.path("reference").asString());
+            }
+            result.put("status", "received");
+            saved = JSON.writeValueAsString(result);
+            if (idempotencyKey != null) {
+                idempotent.put("cancel:" + idempotencyKey, saved);
+            }
+            Map<String, Object> record = new LinkedHashMap<>(result);
+            record.put("idempotencyKey", idempotencyKey);
+            cancels.add(record);
+            outbox.add(technicalCancel((String) result.get("pspReference"), paymentReference));
+        }
+        return answer(201, saved, JSON.readTree(saved).path("pspReference").asString(), idempotencyKey, 0);
+    }
+
+    private Map<String, Object> technicalCancel(String cancelPsp, String paymentReference) {
+        Map<String, Object> held = null;
+        for (Map<String, Object> payment : payments) {
+            if (paymentReference.equals(payment.get("reference"))) {
+                held = payment;
+            }
+        }
+        if (held == null) {
+            Map<String, Object> nothing = new LinkedHashMap<>();
+            nothing.put("eventCode", "TECHNICAL_CANCEL");
+            nothing.put("pspReference", cancelPsp);
+            nothing.put("merchantReference", paymentReference);
+            nothing.put("success", true);
+            nothing.put("value", 0L);
+            nothing.put("currency", "EUR");
+            nothing.put("reason", "");
+            return nothing;
+        }
+        boolean captured = "captured".equals(held.get("state"));
+        if (!captured) {
+            held.put("state", "cancelled");
+        }
+        Map<String, Object> item = item("TECHNICAL_CANCEL", cancelPsp, (String) held.get("pspReference"),
+                paymentReference, !captured, held);
+        item.put("additionalData", metadataOf(held));
+        item.put("reason", captured ? "Payment already captured" : "");
+        return item;
+    }
+
+    /**
+     * `POST /payments/{pspReference}/reversals` (PaymentReversalRequest: merchantAccount, reference; no amount: the
+     * whole payment): answered 201 `received` (PaymentReversalResponse), idempotent on the key; then CANCEL_OR_REFUND
+     * is queued: an uncaptured authorisation is cancelled, a captured payment refunded
+     * (`additionalData.modification.action` `cancel` or `refund`); success=false for a payment already reversed or
+     * cancelled, or one the fake never made.
+     */
+    private ResponseDefinition reversal(Request request) {
+        String idempotencyKey = request.getHeader("Idempotency-Key");
+        String saved = idempotencyKey != null ? idempotent.get("reversal:" + idempotencyKey) : null;
+        if (saved == null) {
+            JsonNode body = JSON.readTree(request.getBodyAsString());
+            String url = request.getUrl();
+            String paymentPsp = url.substring("/v71/payments/".length(), url.length() - "/reversals".length());
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("merchantAccount", body.path("merchantAccount").asString());
+            result.put("paymentPspReference", paymentPsp);
+            result.put("pspReference", pspReference());
+            result.put("reference", body.path("reference").asString());
+            result.put("status", "received");
+            saved = JSON.writeValueAsString(result);
+            if (idempotencyKey != null) {
+                idempotent.put("reversal:" + idempotencyKey, saved);
+            }
+            Map<String, Object> payment = payments.stream().filter(p -> paymentPsp.equals(p.get("pspReference")))
+                    .findFirst().orElse(null);
+            String state = payment == null ? "none" : (String) payment.get("state");
+            boolean reversible = "captured".equals(state) || "authorised".equals(state);
+            String action = "captured".equals(state) ? "refund" : "cancel";
+            Map<String, Object> record = new LinkedHashMap<>(result);
+            record.put("idempotencyKey", idempotencyKey);
+            record.put("action", reversible ? action : "none");
+            reversals.add(record);
+            Map<String, Object> item;
+            if (payment != null) {
+                item = item("CANCEL_OR_REFUND", (String) result.get("pspReference"), paymentPsp,
+                        (String) result.get("reference"), reversible, payment);
+                payment.put("state", reversible ? "reversed" : state);
+            } else {
+                item = new LinkedHashMap<>(Map.of("eventCode", "CANCEL_OR_REFUND",
+                        "pspReference", result.get("pspReference"), "originalReference", paymentPsp,
+                        "merchantReference", result.get("reference"), "success", false, "value", 0L,
+                        "currency", "EUR"));
+            }
+            item.put("additionalData", Map.of("modification.action", action));
+            item.put("reason", reversible ? "" : "Original pspReference not reversible (" + state + ")");
+            outbox.add(item);
+        }
+        return answer(201, saved, JSON.readTree(saved).path("pspReference").asString(), idempotencyKey, 0);
+    }
+
     /** Adyen acknowledges a refund (`received`); the outcome comes by REFUND notification. Idempotent on the key. */
     private ResponseDefinition refund(Request request) {
         String idempotencyKey = request.getHeader("Idempotency-Key");
         String saved = idempotencyKey != null ? idempotent.get("refund:" + idempotencyKey) : null;
         if (saved == null) {
             JsonNode body = JSON.readTree(request.getBodyAsString());
+            ResponseDefinition invalid = invalidAmount(body.path("amount"));
+            if (invalid != null) {
+                return invalid;
+            }
             String url = request.getUrl();
             String paymentPsp = url.substring("/v71/payments/".length(), url.length() - "/refunds".length());
             Map<String, Object> result = new LinkedHashMap<>();
@@ -255,8 +506,18 @@ public final class FakeAdyen implements AutoCloseable {
                 if (request.getUrl().endsWith("/refunds")) {
                     return refund(request);
                 }
+                if (request.getUrl().endsWith("/reversals")) {
+                    return reversal(request);
+                }
+                if (request.getUrl().startsWith("/v71/cancels")) {
+                    return cancelByReference(request);
+                }
                 String body = request.getBodyAsString();
                 JsonNode payment = JSON.readTree(body);
+                ResponseDefinition invalid = invalidAmount(payment.path("amount"));
+                if (invalid != null) {
+                    return invalid;
+                }
                 JsonNode method = payment.path("paymentMethod");
                 String token = method.hasNonNull("storedPaymentMethodId")
                         ? method.get("storedPaymentMethodId").asString() : method.path("holderName").asString();
@@ -294,6 +555,17 @@ public final class FakeAdyen implements AutoCloseable {
                     record.put("merchantAccount", payment.path("merchantAccount").asString());
                     record.put("idempotencyKey", idempotencyKey);
                     record.put("metadata.attempt", payment.path("metadata").path("attempt").asString());
+                    Map<String, String> metadata = new LinkedHashMap<>();
+                    payment.path("metadata").properties()
+                            .forEach(entry -> metadata.put(entry.getKey(), entry.getValue().asString()));
+                    record.put("metadata", metadata);
+                    boolean manualCapture = "true".equals(payment.path("additionalData").path("manualCapture")
+                            .asString());
+                    record.put("state", switch ((String) result.get("resultCode")) {
+                        case "Authorised" -> manualCapture ? "authorised" : "captured";
+                        case "Received" -> "pending";
+                        default -> "refused";
+                    });
                     payments.add(record);
                 }
                 String psp = JSON.readTree(saved).path("pspReference").asString();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.adyen.model.checkout.PaymentRefundResponse;
 import com.adyen.model.checkout.PaymentResponse;
+import com.adyen.model.checkout.PaymentReversalResponse;
+import com.adyen.model.checkout.StandalonePaymentCancelResponse;
 import com.adyen.model.checkout.ServiceError;
 import com.adyen.model.notification.NotificationRequest;
 import com.adyen.model.notification.NotificationRequestItem;
@@ -173,13 +175,103 @@ class FakeAdyenFidelityIT {
         assertThat(items.get(1).getReason()).isEqualTo("Insufficient balance");
     }
 
+    @Test
+    void anAmountInTheWrongUnitsForAdyensTableIsAValidationServiceError() throws Exception {
+        // CLP 5050 in ISO units sent as is: at Adyen CLP has 2 decimals and no subunit, so the value must end in 00.
+        HttpResponse<String> refused = post("/payments", payment("pay_afid9", "pm_stored_units", "CLP", 5050),
+                "key_" + UUID.randomUUID());
+
+        assertThat(refused.statusCode()).isEqualTo(422);
+        ServiceError error = STRICT.readValue(refused.body(), ServiceError.class);
+        assertThat(error.getErrorCode()).isEqualTo("137");
+        assertThat(error.getErrorType()).isEqualTo("validation");
+        assertThat(adyen.paymentsFor("pay_afid9")).isEmpty();
+        assertThat(post("/payments", payment("pay_afid10", "pm_stored_units", "CLP", 505000),
+                "key_" + UUID.randomUUID()).statusCode()).isEqualTo(200);
+        assertThat(post("/payments", payment("pay_afid11", "pm_stored_units", "CVE", 123),
+                "key_" + UUID.randomUUID()).statusCode()).as("CVE has no decimals at Adyen").isEqualTo(200);
+    }
+
+    @Test
+    void aCancelByReferenceIsAStandalonePaymentCancelResponseAndItsTechnicalCancelIsSigned() throws Exception {
+        PaymentResponse held = STRICT.readValue(post("/payments", heldPayment("pay_afid12"),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        adyen.takeNotifications();
+        String key = "pay_afid12-cancel";
+        String cancel = "{\"merchantAccount\": \"" + ACCOUNT + "\", \"paymentReference\": \"pay_afid12\","
+                + " \"reference\": \"" + key + "\"}";
+
+        HttpResponse<String> created = post("/cancels", cancel, key);
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        StandalonePaymentCancelResponse response = STRICT.readValue(created.body(),
+                StandalonePaymentCancelResponse.class);
+        assertThat(response.getStatus()).isEqualTo(StandalonePaymentCancelResponse.StatusEnum.RECEIVED);
+        assertThat(response.getPaymentReference()).isEqualTo("pay_afid12");
+        assertThat(response.getPspReference()).hasSize(16);
+        assertThat(post("/cancels", cancel, key).body()).isEqualTo(created.body());
+        List<Map<String, Object>> sent = adyen.takeNotifications();
+        assertThat(sent).as("one cancel, one notification").hasSize(1);
+        NotificationRequestItem item = NotificationRequest.fromJson(FakeAdyen.notification(ACCOUNT, HMAC_KEY, sent))
+                .getNotificationItems().get(0);
+        assertThat(new HMACValidator().validateHMAC(item, HMAC_KEY)).isTrue();
+        assertThat(item.getEventCode()).isEqualTo("TECHNICAL_CANCEL");
+        assertThat(item.isSuccess()).as("an uncaptured authorisation is cancelled").isTrue();
+        assertThat(item.getOriginalReference()).isEqualTo(held.getPspReference());
+        assertThat(item.getPspReference()).isEqualTo(response.getPspReference());
+        assertThat(item.getMerchantReference()).isEqualTo("pay_afid12");
+        assertThat(item.getAdditionalData()).containsEntry("metadata.attempt", "1")
+                .containsEntry("metadata.paymentId", "pay_afid12");
+    }
+
+    @Test
+    void aReversalIsAPaymentReversalResponseAndCancelsAnUncapturedAuthorisation() throws Exception {
+        PaymentResponse held = STRICT.readValue(post("/payments", heldPayment("pay_afid13"),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        adyen.takeNotifications();
+        String key = "re_afid13";
+
+        HttpResponse<String> created = post("/payments/" + held.getPspReference() + "/reversals",
+                "{\"merchantAccount\": \"" + ACCOUNT + "\", \"reference\": \"" + key + "\"}", key);
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        PaymentReversalResponse response = STRICT.readValue(created.body(), PaymentReversalResponse.class);
+        assertThat(response.getStatus()).isEqualTo(PaymentReversalResponse.StatusEnum.RECEIVED);
+        assertThat(response.getPaymentPspReference()).isEqualTo(held.getPspReference());
+        assertThat(response.getReference()).isEqualTo(key);
+        NotificationRequestItem item = NotificationRequest.fromJson(FakeAdyen.notification(ACCOUNT, HMAC_KEY,
+                adyen.takeNotifications())).getNotificationItems().get(0);
+        assertThat(item.getEventCode()).isEqualTo("CANCEL_OR_REFUND");
+        assertThat(item.isSuccess()).isTrue();
+        assertThat(item.getAdditionalData()).containsEntry("modification.action", "cancel");
+        assertThat(item.getMerchantReference()).isEqualTo(key);
+        assertThat(item.getOriginalReference()).isEqualTo(held.getPspReference());
+        assertThat(item.getAmount().getValue()).isEqualTo(4200L);
+        assertThat(adyen.reversalsOf(held.getPspReference())).singleElement()
+                .satisfies(reversal -> assertThat(reversal).containsEntry("action", "cancel"));
+    }
+
+    /** An authorisation held for a later capture (`additionalData.manualCapture`), with the service's metadata. */
+    private static String heldPayment(String reference) {
+        return "{\"amount\": {\"currency\": \"EUR\", \"value\": 4200}, \"merchantAccount\": \"" + ACCOUNT + "\","
+                + " \"reference\": \"" + reference + "\", \"paymentMethod\": {\"type\": \"scheme\","
+                + " \"storedPaymentMethodId\": \"pm_stored_hold\"}, \"additionalData\": {\"manualCapture\": \"true\"},"
+                + " \"metadata\": {\"paymentId\": \"" + reference + "\", \"attempt\": \"1\"}}";
+    }
+
+    private static String payment(String reference, String storedPaymentMethodId, String currency, long value) {
+        return "{\"amount\": {\"currency\": \"" + currency + "\", \"value\": " + value + "}, \"merchantAccount\": \""
+                + ACCOUNT + "\", \"reference\": \"" + reference + "\", \"paymentMethod\": {\"type\": \"scheme\","
+                + " \"storedPaymentMethodId\": \"" + storedPaymentMethodId + "\"}}";
+    }
+
     private static String payment(String reference, String storedPaymentMethodId) {
         String method = storedPaymentMethodId != null
                 ? "{\"type\": \"scheme\", \"storedPaymentMethodId\": \"" + storedPaymentMethodId + "\"}"
                 : "{\"type\": \"scheme\", \"number\": \"4111111111111111\", \"holderName\": \"REFUSED\"}";
         return """
                 {"amount": {"currency": "EUR", "value": 4200}, "merchantAccount": "%s", "reference": "%s",
-                 "paymentMethod": %s, "metadata": {"payment_id": "%s", "attempt": "1"}}"""
+                 "paymentMethod": %s, "metadata": {"paymentId": "%s", "attempt": "1"}}"""
                 .formatted(ACCOUNT, reference, method, reference);
     }
 

@@ -11,6 +11,10 @@ import com.adyen.model.checkout.PaymentRefundRequest;
 import com.adyen.model.checkout.PaymentRefundResponse;
 import com.adyen.model.checkout.PaymentRequest;
 import com.adyen.model.checkout.PaymentResponse;
+import com.adyen.model.checkout.PaymentReversalRequest;
+import com.adyen.model.checkout.PaymentReversalResponse;
+import com.adyen.model.checkout.StandalonePaymentCancelRequest;
+import com.adyen.model.checkout.StandalonePaymentCancelResponse;
 import com.adyen.service.checkout.ModificationsApi;
 import com.adyen.service.checkout.PaymentsApi;
 import com.adyen.service.exception.ApiException;
@@ -27,6 +31,7 @@ import com.payorch.gateway.RefundRequest;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -34,16 +39,20 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * Adyen through the official `adyen-java-api-library`: one attempt is one Checkout `POST …/payments` with
- * `amount.value`, `amount.currency`, `reference` = the payment id, `merchantAccount`, the payment method,
- * `metadata.payment_id`/`metadata.attempt`, and the attempt's idempotency key as `Idempotency-Key` (Adyen keeps
- * keys for at least 7 days: a resubmission within that window is answered with the first result).
+ * `amount.value` in Adyen's units ({@link AdyenCurrencies}), `amount.currency`, `reference` = the payment id,
+ * `merchantAccount`, the payment method, `metadata.paymentId`/`metadata.attempt` (returned in notifications as
+ * `additionalData.metadata.*`: the exact attempt), and the attempt's idempotency key as `Idempotency-Key` (Adyen
+ * keeps keys for at least 31 days; the service resends only within
+ * `payments.connectors.adyen.idempotency-key-lifetime`).
  * <ul>
  *   <li>`resultCode` as {@link AdyenStatuses} says; `Error` → ambiguous.</li>
  *   <li>connection refused, unknown host → {@link GatewayUnavailableException}; HTTP 401, 403, 400, 422
  *       (validation) → {@link ConnectorRefusedException}; 422 `704` (a request with the same key in progress),
- *       time-out, 5xx, anything else → ambiguous.</li>
- *   <li>{@link #find}: Checkout has no look-up of a payment; it answers empty, and what became of an attempt is
- *       learnt from its notification or from resubmitting with the same key (which cannot charge twice).</li>
+ *       time-out, 5xx, anything else → ambiguous. An amount Adyen cannot express exactly (CVE 12345) is refused
+ *       before anything is sent.</li>
+ *   <li>{@link #find}: Checkout has no look-up of a payment by our reference, so it is no evidence: a
+ *       {@link GatewayException}. What became of an attempt is learnt from its notification, from resubmitting with
+ *       the same key within its lifetime, or from {@link #cancelByReference} confirmed by `TECHNICAL_CANCEL`.</li>
  * </ul>
  * The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself. The payment method token is
  * sent as a stored payment method id (`paymentMethod.storedPaymentMethodId`, type `scheme`).
@@ -51,6 +60,10 @@ import reactor.core.scheduler.Scheduler;
 public final class AdyenGateway implements PaymentGateway {
 
     public static final String NAME = "adyen";
+
+    /** The `/payments` metadata keys; Adyen returns them as `additionalData.metadata.<key>` in notifications. */
+    static final String METADATA_PAYMENT_ID = "paymentId";
+    static final String METADATA_ATTEMPT = "attempt";
 
     private final AdyenSettings settings;
     private final AdyenAccounts accounts;
@@ -74,12 +87,12 @@ public final class AdyenGateway implements PaymentGateway {
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(request);
             PaymentRequest payment = new PaymentRequest()
-                    .amount(new Amount().value(request.amount()).currency(request.currency().toUpperCase(Locale.ROOT)))
+                    .amount(adyenAmount(request.amount(), request.currency(), "payment " + request.paymentId()))
                     .reference(request.paymentId())
                     .merchantAccount(account.getMerchantAccount())
                     .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())))
-                    .metadata(Map.of("payment_id", request.paymentId(),
-                            "attempt", Integer.toString(request.attempt())));
+                    .metadata(Map.of(METADATA_PAYMENT_ID, request.paymentId(),
+                            METADATA_ATTEMPT, Integer.toString(request.attempt())));
             RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
             try {
                 return outcome(request, api(request.merchantId(), account).payments(payment, options));
@@ -89,9 +102,46 @@ public final class AdyenGateway implements PaymentGateway {
         }).subscribeOn(scheduler);
     }
 
+    /** Checkout cannot be asked about a payment by our reference: no answer here is evidence of "no charge". */
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
-        return Mono.empty();
+        return Mono.error(new GatewayException("Adyen has no look-up by reference: payment " + request.paymentId()
+                + " attempt " + request.attempt() + " cannot be confirmed uncharged by asking"));
+    }
+
+    /**
+     * `POST /cancels` (CheckoutService-v71.json, StandalonePaymentCancelRequest) with `paymentReference` = the payment
+     * id (the `reference` every attempt's `/payments` carried), the merchant account, and a key of its own
+     * ({@link #cancelKey}). Completes when Adyen answers `received`; Adyen confirms later with `TECHNICAL_CANCEL`
+     * (success=true: nothing is held for that reference any more), which {@link AdyenWebhooks} reports as the
+     * attempt FAILED `gateway_unreachable`.
+     */
+    @Override
+    public Mono<Void> cancelByReference(ChargeRequest request) {
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(request);
+            StandalonePaymentCancelRequest cancel = new StandalonePaymentCancelRequest()
+                    .merchantAccount(account.getMerchantAccount())
+                    .paymentReference(request.paymentId())
+                    .reference(cancelKey(request));
+            RequestOptions options = new RequestOptions().idempotencyKey(cancelKey(request));
+            try {
+                StandalonePaymentCancelResponse response = modifications(request.merchantId(), account)
+                        .cancelAuthorisedPayment(cancel, options);
+                if (response.getStatus() != StandalonePaymentCancelResponse.StatusEnum.RECEIVED) {
+                    throw new GatewayException("Adyen cancel of payment " + request.paymentId() + " attempt "
+                            + request.attempt() + ": status " + response.getStatus() + ", not received");
+                }
+                return response;
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate(request, e);
+            }
+        }).subscribeOn(scheduler).then();
+    }
+
+    /** The cancel's own Idempotency-Key and reference: the attempt's key, marked as its cancel. */
+    static String cancelKey(ChargeRequest request) {
+        return request.idempotencyKey() + "-cancel";
     }
 
     /**
@@ -107,10 +157,13 @@ public final class AdyenGateway implements PaymentGateway {
             return Mono.error(new ConnectorRefusedException("Adyen refund " + request.refundId()
                     + ": the charged attempt has no pspReference"));
         }
+        if (request.orphanedCharge()) {
+            return reverse(request, about);
+        }
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(about);
             PaymentRefundRequest refund = new PaymentRefundRequest()
-                    .amount(new Amount().value(request.amount()).currency(request.currency().toUpperCase(Locale.ROOT)))
+                    .amount(adyenAmount(request.amount(), request.currency(), "refund " + request.refundId()))
                     .merchantAccount(account.getMerchantAccount())
                     .reference(request.refundId());
             RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
@@ -127,6 +180,46 @@ public final class AdyenGateway implements PaymentGateway {
                 throw translate(about, e);
             }
         }).subscribeOn(scheduler);
+    }
+
+    /**
+     * An orphaned charge given back whole: `POST /payments/{pspReference}/reversals` (CheckoutService-v71.json,
+     * PaymentReversalRequest: no amount, the whole payment), which cancels an uncaptured authorisation and refunds a
+     * captured one, where `/refunds` fails on an uncaptured authorisation. The refund id is the `reference`
+     * (merchantReference of the `CANCEL_OR_REFUND` notification) and the `Idempotency-Key`.
+     */
+    private Mono<RefundOutcome> reverse(RefundRequest request, ChargeRequest about) {
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(about);
+            PaymentReversalRequest reversal = new PaymentReversalRequest()
+                    .merchantAccount(account.getMerchantAccount())
+                    .reference(request.refundId());
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                PaymentReversalResponse response = modifications(request.merchantId(), account)
+                        .refundOrCancelPayment(request.chargeReference(), reversal, options);
+                if (response.getPspReference() == null) {
+                    throw new GatewayException("Adyen reversal " + request.refundId() + ": no pspReference,"
+                            + " outcome unknown");
+                }
+                return new RefundOutcome(request.refundId(), NAME, response.getPspReference(),
+                        GatewayStatus.PROCESSING, null);
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate(about, e);
+            }
+        }).subscribeOn(scheduler);
+    }
+
+    /** The amount in Adyen's units; one Adyen cannot express exactly is refused before anything is sent. */
+    static Amount adyenAmount(long isoAmount, String currency, String about) {
+        String code = currency.toUpperCase(Locale.ROOT);
+        OptionalLong value = AdyenCurrencies.UNITS.toConnector(isoAmount, code);
+        if (value.isEmpty()) {
+            throw new ConnectorRefusedException("Adyen cannot express " + code + " " + isoAmount + " (ISO minor units)"
+                    + " of " + about + " exactly: Adyen writes " + code + " with "
+                    + AdyenCurrencies.UNITS.exponent(code) + " decimals (" + AdyenCurrencies.SOURCE + ")");
+        }
+        return new Amount().value(value.getAsLong()).currency(code);
     }
 
     static CardDetails method(String token) {

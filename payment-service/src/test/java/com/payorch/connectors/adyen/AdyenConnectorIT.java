@@ -7,10 +7,12 @@ import com.payorch.testsupport.ApiTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.HttpStatus;
@@ -31,7 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
         "payments.merchants.adyeny.api-key=sk_test_adyeny",
         "payments.merchants.adyeny.connectors.adyen.api-key=" + AdyenConnectorIT.API_KEY,
         "payments.merchants.adyeny.connectors.adyen.merchant-account=" + AdyenConnectorIT.ACCOUNT,
-        "payments.merchants.adyeny.connectors.adyen.hmac-key=" + AdyenConnectorIT.HMAC_KEY,
+        // Rotation: the new key and the one being retired, comma-separated; an item signed with either is read.
+        "payments.merchants.adyeny.connectors.adyen.hmac-key=" + AdyenConnectorIT.HMAC_KEY + ","
+                + AdyenConnectorIT.RETIRING_HMAC_KEY,
         "payments.merchants.adyeny.routing=adyen",
         "payments.merchants.adyenrevoked.api-key=sk_test_adyenrevoked",
         "payments.merchants.adyenrevoked.connectors.adyen.api-key=AQE_RevokedAdyenKeyDoNotLog",
@@ -56,6 +60,7 @@ class AdyenConnectorIT extends ApiTest {
     static final String API_KEY = "AQE_FakeAdyenApiKeyDoNotLog_0001";
     static final String ACCOUNT = "PayorchTestECOM";
     static final String HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+    static final String RETIRING_HMAC_KEY = "A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final FakeAdyen ADYEN = new FakeAdyen().acceptKey(API_KEY);
@@ -136,6 +141,44 @@ class AdyenConnectorIT extends ApiTest {
                 "adyen:" + psp + ":AUTHORISATION:true")).isEqualTo(1);
         assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'SUCCEED'", id))
                 .isEqualTo(1);
+    }
+
+    @Autowired
+    private MeterRegistry meters;
+
+    private double signatureFailures() {
+        var counter = meters.find("payments.webhook.signature.failures").tag("connector", "adyen").counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    /**
+     * Issue 22, finding 6 (Adyen): during a key rotation an item signed with either configured key is applied; an item
+     * signed with neither is not applied, is counted, and does not stop the items after it in its batch.
+     */
+    @Test
+    void duringAKeyRotationEitherKeyIsAcceptedAndAForgedItemIsCountedWithoutStoppingItsBatch() {
+        JsonNode first = created("sk_test_adyeny", unique("pm_card_processing"));
+        JsonNode second = created("sk_test_adyeny", unique("pm_card_processing"));
+        String a = first.get("id").textValue();
+        String b = second.get("id").textValue();
+        Map<String, Object> signedWithTheRetiringKey = new java.util.HashMap<>(
+                item(first.get("connectorReference").textValue(), a, true));
+        signedWithTheRetiringKey.put("signWith", RETIRING_HMAC_KEY);
+        Map<String, Object> forged = new java.util.HashMap<>(item(second.get("connectorReference").textValue(), b,
+                false));
+        forged.put("signWith", "00112233445566778899AABBCCDDEEFF00112233445566778899AABBCCDDEEFF");
+        Map<String, Object> signedWithTheNewKey = item(second.get("connectorReference").textValue(), b, true);
+        double before = signatureFailures();
+
+        notify("adyeny", FakeAdyen.notification(ACCOUNT, HMAC_KEY,
+                List.of(signedWithTheRetiringKey, forged, signedWithTheNewKey)))
+                .expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
+
+        assertThat(statusOf(a)).isEqualTo("COMPLETED");
+        assertThat(statusOf(b)).isEqualTo("COMPLETED");
+        assertThat(signatureFailures() - before).isEqualTo(1.0);
+        assertThat(count("select count(*) from webhook_receipts where payment_id = $1 and webhook_id like '%:false'",
+                b)).isZero();
     }
 
     @Test

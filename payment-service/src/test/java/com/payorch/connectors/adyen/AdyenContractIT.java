@@ -4,23 +4,28 @@ import com.payorch.connectors.ConnectorContractTest;
 import com.payorch.fakes.FakeAdyen;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
+import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.http.HttpHeaders;
+import reactor.test.StepVerifier;
 
 /**
  * The connector contract for Adyen, against {@link FakeAdyen}. A revoked key is played by a merchant whose API key
- * the fake does not accept; Checkout has no look-up, so the connector answers none.
+ * the fake does not accept. Checkout has no look-up: the connector answers a {@link GatewayException} (no evidence),
+ * never empty, which since contract v3 would mean "confirmed: no charge" (issue 22, finding 1).
  */
 class AdyenContractIT extends ConnectorContractTest {
 
@@ -45,9 +50,28 @@ class AdyenContractIT extends ConnectorContractTest {
         Binder binder = new Binder(new MapConfigurationPropertySource(settings));
         AdyenConnector plugged = new AdyenConnector(
                 binder.bind("payments.connectors.adyen", Bindable.of(AdyenSettings.class)).get(),
-                binder.bind("payments", Bindable.of(AdyenAccounts.class)).get());
+                binder.bind("payments", Bindable.of(AdyenAccounts.class)).get(),
+                (connector, merchant, detail) -> { });
         started.add(plugged);
         return plugged;
+    }
+
+    /**
+     * Contract v3: empty from a look-up is evidence ("confirmed: no charge"), so Adyen, which cannot look up, answers
+     * no evidence, for a charged attempt and for one never sent alike. (The abstract contract's v2 expectation, "a
+     * connector without LOOKUP answers nothing", no longer holds for Adyen.)
+     */
+    @Test
+    void aLookUpIsNoEvidenceAtAdyenWhetherOrNotTheAttemptCharged() {
+        ChargeRequest charged = newRequest();
+        connector().gateway().submit(charged).block(Duration.ofSeconds(30));
+
+        for (ChargeRequest asked : List.of(charged, newRequest())) {
+            StepVerifier.create(connector().gateway().find(asked))
+                    .expectErrorSatisfies(error -> org.assertj.core.api.Assertions.assertThat(error)
+                            .isInstanceOf(GatewayException.class).hasMessageContaining("no look-up by reference"))
+                    .verify(Duration.ofSeconds(10));
+        }
     }
 
     @AfterEach

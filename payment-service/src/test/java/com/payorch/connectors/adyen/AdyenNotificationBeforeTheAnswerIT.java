@@ -20,7 +20,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * An Adyen notification that comes before the service knows the attempt's pspReference (the submit's answer was
  * lost). Adyen has no look-up of a payment and sends an AUTHORISATION once: a notification set aside as "no attempt
  * has this charge" left the payment PROCESSING for good (the fault campaign, seed 15965777033620). Recovery is off
- * here, so nothing but the notification can learn the reference.
+ * here, so nothing but the notification can learn the reference. Since contract v3 (issue 22, finding 5) the
+ * notification names its attempt (`additionalData.metadata.attempt`, returned from the `/payments` metadata) and is
+ * bound to it exactly, never by elimination (Adyen's look-up is no evidence: it cannot place a charge).
  */
 @TestPropertySource(properties = {
         "payments.merchants.adyenearly.api-key=sk_test_adyenearly",
@@ -68,8 +70,15 @@ class AdyenNotificationBeforeTheAnswerIT extends ApiTest {
     }
 
     private WebTestClient.ResponseSpec notify(String psp, String paymentId, boolean success) {
+        return notify(psp, paymentId, 1, success);
+    }
+
+    /** Adyen's AUTHORISATION as it sends it: the `/payments` metadata back as `additionalData.metadata.*`. */
+    private WebTestClient.ResponseSpec notify(String psp, String paymentId, int attempt, boolean success) {
         Map<String, Object> item = Map.of("pspReference", psp, "merchantReference", paymentId, "success", success,
-                "value", 1000L, "currency", "EUR", "reason", success ? "" : "Not enough balance");
+                "value", 1000L, "currency", "EUR", "reason", success ? "" : "Not enough balance",
+                "additionalData", Map.of("metadata.paymentId", paymentId, "metadata.attempt",
+                        Integer.toString(attempt)));
         return client.post().uri("/v1/webhooks/adyen/adyenearly").header("Content-Type", "application/json")
                 .bodyValue(FakeAdyen.notification(AdyenConnectorIT.ACCOUNT, AdyenConnectorIT.HMAC_KEY,
                         List.of(item))).exchange();
@@ -140,7 +149,7 @@ class AdyenNotificationBeforeTheAnswerIT extends ApiTest {
     }
 
     @Test
-    void aChargeSeveralAttemptsCouldHoldIsRefusedForNowWithNothingRecordedThenBoundOnceTheOtherIsKnown() {
+    void aChargeNamingItsAttemptIsBoundToItAtOnceWhileSeveralAttemptsHaveNoReference() {
         String token = unique("pm_card_processing");
         String id = receivedWithTheAnswerLost(token);
         String firstPsp = pspOf(id);
@@ -151,25 +160,15 @@ class AdyenNotificationBeforeTheAnswerIT extends ApiTest {
         assertThat(count("select count(*) from payment_attempts where payment_id = $1 and reference is null", id))
                 .isEqualTo(2);
 
-        // Attempt 1 or 2? Adyen cannot be asked: not decided, not recorded, Adyen delivers it again later.
-        notify(firstPsp, id, true).expectStatus().isEqualTo(HttpStatus.SERVICE_UNAVAILABLE)
-                .expectHeader().valueEquals("Retry-After", "1")
-                .expectBody().jsonPath("$.code").isEqualTo("service_unavailable");
-        assertThat(count("select count(*) from webhook_receipts where payment_id = $1", id)).isZero();
+        // Attempt 1's success, named by Adyen as attempt 1: bound to it exactly, not by elimination, not refused.
+        notify(firstPsp, id, 1, true).expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
 
-        // The client's retry with the same key resumes attempt 2 and learns its reference (Adyen's same payment).
-        retry(id, retryKey).expectStatus().isOk();
-        String secondPsp = referenceOf(id, 2);
-        assertThat(secondPsp).isNotEqualTo("-").isNotEqualTo(firstPsp);
-
-        // Redelivered, the success can only be attempt 1's: a superseded attempt took the money, an orphaned charge.
-        notify(firstPsp, id, true).expectStatus().isOk().expectBody(String.class).isEqualTo("[accepted]");
         assertThat(referenceOf(id, 1)).isEqualTo(firstPsp);
+        assertThat(referenceOf(id, 2)).as("attempt 2's charge is not attempt 1's").isEqualTo("-");
         assertThat(count("select count(*) from webhook_receipts where payment_id = $1 and outcome = 'rejected'", id))
                 .isEqualTo(1);
         assertThat(count("select count(*) from payment_attempts where payment_id = $1 and number = 1"
                 + " and orphaned_at is not null", id)).isEqualTo(1);
-        assertThat(statusOf(id)).isEqualTo("PROCESSING");
         assertThat(ADYEN.paymentsFor(id)).hasSize(2);
     }
 }

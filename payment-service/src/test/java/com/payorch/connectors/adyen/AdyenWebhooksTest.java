@@ -1,0 +1,188 @@
+package com.payorch.connectors.adyen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.payorch.fakes.FakeAdyen;
+import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.GatewayStatus;
+import com.payorch.gateway.WebhookSignatureFailures;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.http.HttpHeaders;
+
+/**
+ * What {@link AdyenWebhooks} makes of Adyen's notification items (issue 22: findings 2, 4, 5 and 6 on the Adyen
+ * side): the attempt from `additionalData.metadata.attempt`, amounts back in ISO units, a confirmed cancel as
+ * FAILED `gateway_unreachable`, reversals and refund failures as refund outcomes, two HMAC keys during a rotation.
+ */
+class AdyenWebhooksTest {
+
+    private static final String ACCOUNT = "PayorchUnitECOM";
+    private static final String NEW_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056";
+    private static final String OLD_KEY = "00112233445566778899AABBCCDDEEFF00112233445566778899AABBCCDDEEFF";
+    private static final String FOREIGN_KEY = "FFEEDDCCBBAA99887766554433221100FFEEDDCCBBAA99887766554433221100";
+
+    private final List<String> failures = new ArrayList<>();
+    private final WebhookSignatureFailures recorded = (connector, merchant, detail) ->
+            failures.add(connector + "/" + merchant + ": " + detail);
+
+    private List<ConnectorNotification> parse(String hmacKeys, List<Map<String, Object>> items) {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "payments.merchants.m.connectors.adyen.merchant-account", ACCOUNT,
+                "payments.merchants.m.connectors.adyen.hmac-key", hmacKeys)));
+        AdyenWebhooks webhooks = new AdyenWebhooks(binder.bind("payments", Bindable.of(AdyenAccounts.class)).get(),
+                recorded);
+        String batch = FakeAdyen.notification(ACCOUNT, NEW_KEY, items);
+        return webhooks.forMerchant("m").parse(new HttpHeaders(), batch.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Map<String, Object> item(String eventCode, String psp, String merchantReference, boolean success,
+                                            long value, String currency) {
+        Map<String, Object> item = new HashMap<>(Map.of("eventCode", eventCode, "pspReference", psp,
+                "merchantReference", merchantReference, "success", success, "value", value, "currency", currency));
+        item.put("reason", "");
+        return item;
+    }
+
+    private static Map<String, Object> with(Map<String, Object> item, String key, Object value) {
+        item.put(key, value);
+        return item;
+    }
+
+    @Test
+    void anAuthorisationNamesTheAttemptAndThePaymentFromItsMetadata() {
+        Map<String, Object> authorised = with(item("AUTHORISATION", "8815000000000001", "pay_a", true, 1000, "EUR"),
+                "additionalData", Map.of("metadata.paymentId", "pay_a", "metadata.attempt", "2"));
+
+        ConnectorNotification notification = parse(NEW_KEY, List.of(authorised)).get(0);
+
+        assertThat(notification.paymentId()).isEqualTo("pay_a");
+        assertThat(notification.attempt()).isEqualTo(2);
+        assertThat(notification.reference()).isEqualTo("8815000000000001");
+        assertThat(notification.status()).isEqualTo(GatewayStatus.SUCCEEDED);
+    }
+
+    @Test
+    void anAuthorisationWithoutMetadataNamesNoAttempt() {
+        ConnectorNotification notification = parse(NEW_KEY,
+                List.of(item("AUTHORISATION", "8815000000000002", "pay_b", true, 1000, "EUR"))).get(0);
+
+        assertThat(notification.attempt()).isNull();
+        assertThat(notification.paymentId()).isEqualTo("pay_b");
+    }
+
+    @Test
+    void amountsComeBackInIsoUnits() {
+        List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(
+                item("AUTHORISATION", "8815000000000003", "pay_clp", true, 500000, "CLP"),
+                item("AUTHORISATION", "8815000000000004", "pay_isk", true, 279000, "ISK"),
+                item("AUTHORISATION", "8815000000000005", "pay_cve", true, 123, "CVE"),
+                item("AUTHORISATION", "8815000000000006", "pay_eur", true, 1000, "EUR"),
+                item("AUTHORISATION", "8815000000000007", "pay_clp2", true, 500050, "CLP")));
+
+        assertThat(notifications).extracting(ConnectorNotification::amount)
+                .containsExactly(5000L, 2790L, 12300L, 1000L, AdyenWebhooks.NO_ISO_AMOUNT);
+    }
+
+    @Test
+    void aSuccessfulTechnicalCancelOrCancellationIsTheAttemptFailedWithNothingTaken() {
+        Map<String, Object> technical = with(with(item("TECHNICAL_CANCEL", "8515208516304269", "pay_c", true, 1000,
+                "EUR"), "originalReference", "8313547924770610"), "additionalData",
+                Map.of("metadata.paymentId", "pay_c", "metadata.attempt", "3"));
+        Map<String, Object> cancellation = with(item("CANCELLATION", "8515208516304270", "pay_d", true, 1000, "EUR"),
+                "originalReference", "8313547924770611");
+
+        List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(technical, cancellation));
+
+        assertThat(notifications).hasSize(2);
+        assertThat(notifications.get(0).status()).isEqualTo(GatewayStatus.FAILED);
+        assertThat(notifications.get(0).failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(notifications.get(0).attempt()).isEqualTo(3);
+        assertThat(notifications.get(0).paymentId()).isEqualTo("pay_c");
+        assertThat(notifications.get(0).reference()).as("the cancelled payment's pspReference")
+                .isEqualTo("8313547924770610");
+        assertThat(notifications.get(0).refundId()).isNull();
+        assertThat(notifications.get(1).failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(notifications.get(1).reference()).isEqualTo("8313547924770611");
+    }
+
+    @Test
+    void aTechnicalCancelThatFoundNothingNamesTheCancelAndThePayment() {
+        ConnectorNotification notification = parse(NEW_KEY,
+                List.of(item("TECHNICAL_CANCEL", "8515208516304271", "pay_e", true, 0, "EUR"))).get(0);
+
+        assertThat(notification.failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(notification.paymentId()).isEqualTo("pay_e");
+        assertThat(notification.reference()).isEqualTo("8515208516304271");
+    }
+
+    @Test
+    void anUnsuccessfulCancelIsNothing() {
+        assertThat(parse(NEW_KEY, List.of(
+                with(item("TECHNICAL_CANCEL", "8515208516304272", "pay_f", false, 1000, "EUR"),
+                        "originalReference", "8313547924770612"),
+                with(item("CANCELLATION", "8515208516304273", "pay_f", false, 1000, "EUR"),
+                        "originalReference", "8313547924770612")))).isEmpty();
+    }
+
+    @Test
+    void aReversalIsTheRefundsOutcomeAndRefundFailuresAndReversalsFailTheRefund() {
+        List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(
+                with(item("CANCEL_OR_REFUND", "QFQTPCQ8HXSKGK82", "re_orphan", true, 500000, "CLP"),
+                        "additionalData", Map.of("modification.action", "cancel")),
+                with(item("REFUND_FAILED", "QFQTPCQ8HXSKGK83", "re_failed", true, 1000, "EUR"),
+                        "reason", "Refund Failed"),
+                item("REFUNDED_REVERSED", "QFQTPCQ8HXSKGK84", "re_reversed", true, 1000, "EUR"),
+                item("REFUND_FAILED", "QFQTPCQ8HXSKGK85", "not-ours", true, 1000, "EUR")));
+
+        assertThat(notifications).hasSize(3);
+        assertThat(notifications.get(0).refundId()).isEqualTo("re_orphan");
+        assertThat(notifications.get(0).status()).isEqualTo(GatewayStatus.SUCCEEDED);
+        assertThat(notifications.get(0).amount()).isEqualTo(5000L);
+        assertThat(notifications.get(1).refundId()).isEqualTo("re_failed");
+        assertThat(notifications.get(1).status()).isEqualTo(GatewayStatus.FAILED);
+        assertThat(notifications.get(1).failureReason()).isEqualTo("Refund Failed");
+        assertThat(notifications.get(2).refundId()).isEqualTo("re_reversed");
+        assertThat(notifications.get(2).status()).isEqualTo(GatewayStatus.FAILED);
+        assertThat(notifications.get(2).failureReason()).isEqualTo("refund_reversed");
+        assertThat(notifications).extracting(ConnectorNotification::receiptId).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void duringARotationAnItemSignedWithEitherKeyIsReadAndOneSignedWithNeitherIsReportedWithoutStoppingTheRest() {
+        List<ConnectorNotification> notifications = parse(NEW_KEY + ", " + OLD_KEY, List.of(
+                item("AUTHORISATION", "8815000000000010", "pay_new", true, 1000, "EUR"),
+                with(item("AUTHORISATION", "8815000000000011", "pay_old", true, 1000, "EUR"), "signWith", OLD_KEY),
+                with(item("AUTHORISATION", "8815000000000012", "pay_forged", true, 1000, "EUR"),
+                        "signWith", FOREIGN_KEY),
+                item("AUTHORISATION", "8815000000000013", "pay_after", true, 1000, "EUR")));
+
+        assertThat(notifications).extracting(ConnectorNotification::paymentId)
+                .containsExactly("pay_new", "pay_old", "pay_after");
+        assertThat(failures).singleElement().asString().startsWith("adyen/m: ")
+                .contains("8815000000000012").doesNotContain(NEW_KEY).doesNotContain(OLD_KEY);
+    }
+
+    @Test
+    void withOneKeyAnItemSignedWithTheOldKeyIsReported() {
+        List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(
+                with(item("AUTHORISATION", "8815000000000014", "pay_old", true, 1000, "EUR"), "signWith", OLD_KEY)));
+
+        assertThat(notifications).isEmpty();
+        assertThat(failures).hasSize(1);
+    }
+
+    @Test
+    void theHmacKeySettingHoldsOneOrTwoKeys() {
+        assertThat(AdyenWebhooks.hmacKeys(NEW_KEY)).containsExactly(NEW_KEY);
+        assertThat(AdyenWebhooks.hmacKeys(" " + NEW_KEY + " ," + OLD_KEY + ",")).containsExactly(NEW_KEY, OLD_KEY);
+        assertThat(AdyenWebhooks.hmacKeys(" , ")).isEmpty();
+    }
+}
