@@ -53,7 +53,7 @@ public class WebhookPipeline {
      * @param acknowledgement how the connector expects the request answered (its {@code Connector#acknowledgement})
      * @return the outcome of each item applied, in the batch's order
      * @throws WebhookSignatureInvalid  before anything is parsed (or WebhookSignatureRejected, as the connector's
-     *                                  convention asks); the failure is recorded for the console and counted
+     *                                  convention asks); the failure is counted and kept for the console
      * @throws WebhookInvalid          when the verified body is malformed
      */
     public Mono<List<WebhookOutcome>> receive(ConnectorWebhooks connector, WebhookAcknowledgement acknowledgement,
@@ -61,12 +61,13 @@ public class WebhookPipeline {
         return Mono.defer(() -> {
             if (!connector.verify(headers, rawBody)) {
                 metrics.webhook("invalid_signature");
-                return signatureFailures.recorded(connector.connector(), connector.merchantId(),
-                                "the request's signature did not verify (" + rawBody.length + " bytes)")
-                        .then(Mono.error(switch (connector.signatureFailure()) {
-                            case UNAUTHORIZED -> new WebhookSignatureInvalid();
-                            case BAD_REQUEST -> new WebhookSignatureRejected();
-                        }));
+                // Kept in the background: a flood of forged requests (or a database outage) never holds the answer.
+                signatureFailures.record(connector.connector(), connector.merchantId(),
+                        "the request's signature did not verify (" + rawBody.length + " bytes)");
+                return Mono.error(switch (connector.signatureFailure()) {
+                    case UNAUTHORIZED -> new WebhookSignatureInvalid();
+                    case BAD_REQUEST -> new WebhookSignatureRejected();
+                });
             }
             return connector.notifications(headers, rawBody)
                     .doOnError(WebhookInvalid.class, invalid -> metrics.webhook("invalid"))

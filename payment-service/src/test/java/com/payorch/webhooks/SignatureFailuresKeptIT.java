@@ -38,8 +38,9 @@ class SignatureFailuresKeptIT extends ApiTest {
                 .exchange()
                 .expectStatus().isUnauthorized();
 
-        assertThat(count("select count(*) from webhook_signature_failures where connector = 'sandbox'"
-                + " and merchant_id is null and detail like '%did not verify%'")).isGreaterThan(keptBefore);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(count(
+                "select count(*) from webhook_signature_failures where connector = 'sandbox'"
+                        + " and merchant_id is null and detail like '%did not verify%'")).isGreaterThan(keptBefore));
         assertThat(counted("sandbox")).isEqualTo(countedBefore + 1);
     }
 
