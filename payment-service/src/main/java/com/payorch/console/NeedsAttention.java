@@ -10,27 +10,37 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * The "needs attention" views: payments stuck in PENDING or PROCESSING past the recovery thresholds
- * ({@code payments.recovery.pending-after}, {@code processing-after}), orphaned charges not yet refunded,
- * dead-lettered events, and merchant webhook deliveries that gave up. Each list shows at most {@value #LIMIT} rows,
- * oldest problem first.
+ * The "needs attention" views, each row saying why: payments stuck in PENDING or PROCESSING past the recovery
+ * thresholds ({@code payments.recovery.pending-after}, {@code processing-after}); attempts recovery could not settle
+ * on evidence (an unconfirmed give-up, an attempt past its connector's key lifetime, a cancel by reference awaiting
+ * its confirmation: {@code payment_attempts.attention_reason}); refunds in doubt (a send whose answer was lost and
+ * no outcome confirmed yet, or {@code refunds.attention_reason}); orphaned charges not yet refunded; webhook
+ * signature failures of the last {@value #SIGNATURE_FAILURE_DAYS} days (those that name no merchant only for users
+ * who see all merchants); dead-lettered events; and merchant webhook deliveries that gave up. Each list shows at most
+ * {@value #LIMIT} rows, oldest problem first (signature failures: newest first).
  */
 @Component
 public class NeedsAttention {
 
     static final int LIMIT = 50;
+    static final int SIGNATURE_FAILURE_DAYS = 7;
 
     private static final String UTC = "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'";
     private static final String PENDING = SqlLiterals.of(PaymentStatus.PENDING);
     private static final String PROCESSING = SqlLiterals.of(PaymentStatus.PROCESSING);
     private static final String REFUND_SUCCEEDED = SqlLiterals.of(RefundStatus.SUCCEEDED);
+    private static final String REFUND_PENDING = SqlLiterals.of(RefundStatus.PENDING);
+    private static final String REFUND_FAILED = SqlLiterals.of(RefundStatus.FAILED);
 
-    /** The four lists. */
-    public record Lists(List<Map<String, Object>> stuck, List<Map<String, Object>> orphaned,
-                        List<Map<String, Object>> deadLetters, List<Map<String, Object>> failedDeliveries) {
+    /** The lists. */
+    public record Lists(List<Map<String, Object>> stuck, List<Map<String, Object>> attempts,
+                        List<Map<String, Object>> refundsInDoubt, List<Map<String, Object>> orphaned,
+                        List<Map<String, Object>> signatureFailures, List<Map<String, Object>> deadLetters,
+                        List<Map<String, Object>> failedDeliveries) {
 
         public int total() {
-            return stuck.size() + orphaned.size() + deadLetters.size() + failedDeliveries.size();
+            return stuck.size() + attempts.size() + refundsInDoubt.size() + orphaned.size()
+                    + signatureFailures.size() + deadLetters.size() + failedDeliveries.size();
         }
     }
 
@@ -43,8 +53,53 @@ public class NeedsAttention {
     }
 
     public Mono<Lists> find(MerchantScope scope) {
-        return Mono.zip(stuck(scope), orphaned(scope), deadLetters(scope), failedDeliveries(scope))
-                .map(all -> new Lists(all.getT1(), all.getT2(), all.getT3(), all.getT4()));
+        return Mono.zip(stuck(scope), attempts(scope), refundsInDoubt(scope), orphaned(scope),
+                        signatureFailures(scope), deadLetters(scope), failedDeliveries(scope))
+                .map(all -> new Lists(all.getT1(), all.getT2(), all.getT3(), all.getT4(), all.getT5(), all.getT6(),
+                        all.getT7()));
+    }
+
+    /** Attempts recovery could not settle on evidence; the reason is recovery's own words. */
+    private Mono<List<Map<String, Object>>> attempts(MerchantScope scope) {
+        return reads.rows("""
+                        select a.payment_id, p.merchant_id, a.number, a.connector, a.reference, p.status,
+                               a.attention_reason as reason,
+                               to_char(a.attention_since at time zone 'UTC', %s) as since
+                        from payment_attempts a join payments p on p.id = a.payment_id
+                        where a.attention_reason is not null and %s
+                        order by a.attention_since nulls last limit %d""".formatted(UTC,
+                        scope.condition("p.merchant_id"), LIMIT),
+                scope, Map.of()).collectList();
+    }
+
+    /**
+     * Refunds whose outcome nobody has confirmed: marked for attention, or PENDING after a send whose answer was
+     * lost (a resend's refusal does not prove the first send refunded nothing).
+     */
+    private Mono<List<Map<String, Object>>> refundsInDoubt(MerchantScope scope) {
+        return reads.rows("""
+                        select r.id, r.payment_id, r.merchant_id, r.connector, r.status, r.amount, r.currency,
+                               r.sends_in_doubt,
+                               coalesce(r.attention_reason, r.sends_in_doubt || ' send(s) without an answer; waiting'
+                                   || ' for the connector to confirm an outcome') as reason,
+                               to_char(coalesce(r.attention_since, r.created_at) at time zone 'UTC', %s) as since
+                        from refunds r
+                        where (r.attention_reason is not null or (r.status = %s and r.sends_in_doubt > 0)) and %s
+                        order by coalesce(r.attention_since, r.created_at) limit %d""".formatted(UTC,
+                        REFUND_PENDING, scope.condition("r.merchant_id"), LIMIT),
+                scope, Map.of()).collectList();
+    }
+
+    /** Requests and items whose signature matched no key: never applied; someone may be forging, or a key rotated. */
+    private Mono<List<Map<String, Object>>> signatureFailures(MerchantScope scope) {
+        return reads.rows("""
+                        select f.id, f.connector, f.merchant_id, f.detail,
+                               to_char(f.at at time zone 'UTC', %s) as since
+                        from webhook_signature_failures f
+                        where f.at > now() - make_interval(days => %d) and %s
+                        order by f.at desc limit %d""".formatted(UTC, SIGNATURE_FAILURE_DAYS,
+                        scope.condition("f.merchant_id"), LIMIT),
+                scope, Map.of()).collectList();
     }
 
     private Mono<List<Map<String, Object>>> stuck(MerchantScope scope) {
@@ -65,12 +120,18 @@ public class NeedsAttention {
         return reads.rows("""
                         select a.payment_id, p.merchant_id, a.number, a.connector, a.reference,
                                to_char(a.orphaned_at at time zone 'UTC', %s) as since,
-                               r.id as refund_id, coalesce(r.status, 'none yet') as refund_status
+                               r.id as refund_id, coalesce(r.status, 'none yet') as refund_status,
+                               case when r.id is null then 'the money was taken after the payment had moved on;'
+                                        || ' its automatic refund is not created yet'
+                                    when r.status = %s then 'its automatic refund failed: '
+                                        || coalesce(r.failure_reason, 'no reason given') || '; give it back by hand'
+                                    else 'its automatic refund is sent; waiting for the connector to confirm it'
+                               end as reason
                         from payment_attempts a join payments p on p.id = a.payment_id
                         left join refunds r on r.payment_id = a.payment_id and r.attempt = a.number
                              and not r.counts_against_payment
                         where a.orphaned_at is not null and (r.status is null or r.status <> %s) and %s
-                        order by a.orphaned_at limit %d""".formatted(UTC, REFUND_SUCCEEDED,
+                        order by a.orphaned_at limit %d""".formatted(UTC, REFUND_FAILED, REFUND_SUCCEEDED,
                         scope.condition("p.merchant_id"), LIMIT),
                 scope, Map.of()).collectList();
     }

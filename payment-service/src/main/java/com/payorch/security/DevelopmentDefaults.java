@@ -25,7 +25,9 @@ import org.springframework.util.StringUtils;
  * Refuses the published development credentials outside development. They are printed in the README and in this
  * repository (the API key {@code sk_test_demo}, the sandbox webhook secret, the console user {@code operator}'s
  * password and its hash), so anyone could use them: they are
- * accepted only while the service runs on its embedded database. With an external database (the same rule as
+ * accepted only while the service runs on its embedded database. The same holds for a route naming the sandbox
+ * ({@code payments.merchants.<id>.routing}, also by default when unset, or {@code routing-by-currency.<CUR>}): the
+ * sandbox completes payments with no money taken. With an external database (the same rule as
  * {@code payments.db.embedded}: {@code spring.r2dbc.url} set, or {@code payments.db.embedded=false}) the service
  * refuses to start, naming every configuration key that holds one, unless
  * {@code payments.allow-development-defaults=true}. It logs a warning whenever it runs with them.
@@ -52,6 +54,9 @@ public class DevelopmentDefaults implements BeanFactoryPostProcessor, Environmen
 
     private static final Logger log = LoggerFactory.getLogger(DevelopmentDefaults.class);
 
+    /** The development connector's name, as routes spell it. */
+    private static final String SANDBOX = "sandbox";
+
     private Environment environment;
 
     @Override
@@ -75,13 +80,14 @@ public class DevelopmentDefaults implements BeanFactoryPostProcessor, Environmen
         String keys = String.join(", ", offending);
         if (!runsOnEmbeddedDatabase(environment) && !allowed) {
             throw new IllegalStateException("Refusing to start: " + keys + " still "
-                    + (offending.size() == 1 ? "holds a" : "hold") + " published development value"
-                    + (offending.size() == 1 ? "" : "s") + " (printed in the README), and the service runs on an "
-                    + "external database. Configure secret values, or set payments.allow-development-defaults=true "
-                    + "to accept them knowingly.");
+                    + (offending.size() == 1 ? "holds a" : "hold") + " development default"
+                    + (offending.size() == 1 ? "" : "s") + " (a credential printed in the README, or the sandbox,"
+                    + " which takes no money), and the service runs on an external database. Configure secret"
+                    + " values and real connectors, or set payments.allow-development-defaults=true to accept them"
+                    + " knowingly.");
         }
-        log.warn("Running with published development credentials in {} ({}): anyone who has read the README can "
-                        + "use them; replace them in any real deployment.", keys,
+        log.warn("Running with development defaults in {} ({}): anyone who has read the README can use published"
+                        + " credentials, and the sandbox takes no money; replace them in any real deployment.", keys,
                 allowed ? "payments.allow-development-defaults=true" : "embedded database");
     }
 
@@ -115,7 +121,46 @@ public class DevelopmentDefaults implements BeanFactoryPostProcessor, Environmen
             offending.add("payments.operator.api-key");
         }
         offending.addAll(consoleUsersWithPublishedPasswords(environment));
+        offending.addAll(routesToTheSandbox(environment, merchants.keySet()));
         return offending;
+    }
+
+    /**
+     * The route keys that name the sandbox: a merchant's {@code routing} (unset, it is the sandbox: the default route)
+     * and each {@code routing-by-currency.<CUR>}.
+     */
+    private static List<String> routesToTheSandbox(Environment environment, Set<String> merchantsWithKeys) {
+        Map<String, MerchantRoute> routes = Binder.get(environment)
+                .bind("payments.merchants", Bindable.mapOf(String.class, MerchantRoute.class))
+                .orElse(Map.of());
+        // A merchant with no route key at all binds no MerchantRoute: its API key names it.
+        Set<String> ids = new java.util.TreeSet<>(merchantsWithKeys);
+        ids.addAll(routes.keySet());
+        List<String> offending = new ArrayList<>();
+        ids.forEach(id -> {
+            MerchantRoute route = routes.getOrDefault(id, new MerchantRoute(null, null));
+            if (route.routing() == null || route.routing().isEmpty() || namesTheSandbox(route.routing())) {
+                offending.add("payments.merchants." + id + ".routing"
+                        + (route.routing() == null || route.routing().isEmpty() ? " (unset: the sandbox)" : ""));
+            }
+            if (route.routingByCurrency() != null) {
+                new TreeMap<>(route.routingByCurrency()).forEach((currency, connectors) -> {
+                    if (namesTheSandbox(connectors)) {
+                        offending.add("payments.merchants." + id + ".routing-by-currency." + currency);
+                    }
+                });
+            }
+        });
+        return offending;
+    }
+
+    private static boolean namesTheSandbox(List<String> connectors) {
+        return connectors != null && connectors.stream()
+                .anyMatch(name -> SANDBOX.equals(name.trim().toLowerCase(Locale.ROOT)));
+    }
+
+    /** Only the route keys this check reads of {@code payments.merchants.<id>} (the router binds the whole route). */
+    record MerchantRoute(List<String> routing, Map<String, List<String>> routingByCurrency) {
     }
 
     /**

@@ -49,6 +49,8 @@ import org.springframework.transaction.reactive.TransactionalOperator;
         // application.yml's development console user, with a password of this test's own (external database)
         "payments.console.users.operator.password-bcrypt=" + ApiTest.DEMO_ONLY_BCRYPT,
         "payments.gateway.sandbox.webhooks=off",
+        // The sandbox route on an external (throwaway) database: a development default, accepted knowingly.
+        "payments.allow-development-defaults=true",
         "payments.gateway.sandbox.webhook-secret=" + ApiTest.WEBHOOK_SECRET,
         "spring.mail.host=127.0.0.1",
         // The relay stops waiting for the held send and tries booking.activated again every fraction of a second,

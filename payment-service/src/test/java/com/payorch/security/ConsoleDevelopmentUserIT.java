@@ -22,7 +22,8 @@ class ConsoleDevelopmentUserIT {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(DevelopmentDefaults.class)
-            .withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1");
+            .withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1",
+                    "payments.merchants.acme.routing=stripe");
 
     @Test
     void theShippedHashOnAnExternalDatabaseStopsTheStartUpNamingTheKey() {

@@ -22,6 +22,7 @@ class DevelopmentDefaultsIT {
 
     private static final String EXTERNAL = "spring.r2dbc.url=r2dbc:postgresql://db.internal:5432/payments";
     private static final String OWN_SECRET = "payments.gateway.sandbox.webhook-secret=whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final String ACME_AT_STRIPE = "payments.merchants.acme.routing=stripe";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(DevelopmentDefaults.class);
@@ -29,7 +30,8 @@ class DevelopmentDefaultsIT {
     @Test
     void theDevelopmentApiKeyOnAnExternalDatabaseStopsTheStartUpNamingTheKey() {
         runner.withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.demo.api-key=sk_test_demo",
-                        "payments.merchants.acme.api-key=sk_live_acme_7d1")
+                        "payments.merchants.demo.routing=stripe", "payments.merchants.acme.api-key=sk_live_acme_7d1",
+                        ACME_AT_STRIPE)
                 .run(context -> assertThat(context).getFailure()
                         .hasMessageContaining("payments.merchants.demo.api-key")
                         .hasMessageNotContaining("payments.merchants.acme")
@@ -75,11 +77,42 @@ class DevelopmentDefaultsIT {
     }
 
     @Test
-    void ownCredentialsOnAnExternalDatabaseStartSilently(CapturedOutput output) {
+    void ownCredentialsAndRealConnectorsOnAnExternalDatabaseStartSilently(CapturedOutput output) {
         runner.withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1",
+                        ACME_AT_STRIPE, "payments.merchants.acme.routing-by-currency.EUR=adyen,stripe",
                         "payments.operator.api-key=op_live_5e2")
                 .run(context -> assertThat(context).hasNotFailed());
-        assertThat(output).doesNotContain("development credentials");
+        assertThat(output).doesNotContain("development defaults");
+    }
+
+    /** Issue 22 finding 6: the sandbox takes no money, so a route naming it is a development default too. */
+    @Test
+    void aRouteNamingTheSandboxOnAnExternalDatabaseStopsTheStartUpNamingTheKey() {
+        runner.withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1",
+                        "payments.merchants.acme.routing=stripe, Sandbox")
+                .run(context -> assertThat(context).getFailure()
+                        .hasMessageContaining("payments.merchants.acme.routing")
+                        .hasMessageContaining("payments.allow-development-defaults=true"));
+        runner.withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1",
+                        ACME_AT_STRIPE, "payments.merchants.acme.routing-by-currency.JPY=sandbox")
+                .run(context -> assertThat(context).getFailure()
+                        .hasMessageContaining("payments.merchants.acme.routing-by-currency.JPY")
+                        .hasMessageNotContaining("payments.merchants.acme.routing "));
+    }
+
+    @Test
+    void aMerchantWithoutARouteGoesToTheSandboxByDefaultAndIsRefusedToo() {
+        runner.withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1")
+                .run(context -> assertThat(context).getFailure()
+                        .hasMessageContaining("payments.merchants.acme.routing (unset: the sandbox)"));
+    }
+
+    @Test
+    void aSandboxRouteAllowedKnowinglyStartsAndWarns(CapturedOutput output) {
+        runner.withPropertyValues(EXTERNAL, OWN_SECRET, "payments.merchants.acme.api-key=sk_live_acme_7d1",
+                        "payments.merchants.acme.routing=sandbox", "payments.allow-development-defaults=true")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(output).contains("WARN").contains("payments.merchants.acme.routing");
     }
 
     /** The real application with its shipped application.yml, pointed at an external database: it does not start. */

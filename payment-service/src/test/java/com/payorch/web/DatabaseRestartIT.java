@@ -55,6 +55,8 @@ import reactor.core.publisher.Sinks;
         // application.yml's development console user, with a password of this test's own (external database)
         "payments.console.users.operator.password-bcrypt=" + com.payorch.testsupport.ApiTest.DEMO_ONLY_BCRYPT,
         "spring.main.allow-bean-definition-overriding=true",
+        // The sandbox route on an external (throwaway) database: a development default, accepted knowingly.
+        "payments.allow-development-defaults=true",
         "payments.gateway.sandbox.webhooks=off",
         "payments.gateway.sandbox.webhook-secret=" + DatabaseRestartIT.WEBHOOK_SECRET,
         // A key whose release failed during the outage is taken over soon after the restart.

@@ -3,12 +3,15 @@ package com.payorch.connectors.braintree;
 import com.payorch.connectors.ConnectorSettingsCheck;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorCapability;
+import com.payorch.gateway.CurrencyUnits;
 import com.payorch.gateway.ConnectorWebhooks;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.SignatureFailure;
 import com.payorch.gateway.WebhookAcknowledgement;
 import com.payorch.gateway.WebhookEndpointDescription;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
@@ -67,6 +70,21 @@ class BraintreeConnector implements Connector, DisposableBean {
     @Override
     public WebhookAcknowledgement acknowledgement() {
         return WebhookAcknowledgement.STATUS_JSON;
+    }
+
+    /**
+     * Braintree has no idempotency keys: every submit and refund first searches by the attempt's (the refund's)
+     * `orderId` and answers the transaction found instead of making a second one, so a resend is safe for as long
+     * as the service needs: no lifetime.
+     */
+    @Override
+    public Optional<Duration> idempotencyKeyLifetime() {
+        return Optional.empty();
+    }
+
+    @Override
+    public CurrencyUnits currencyUnits() {
+        return BraintreeAmounts.UNITS;
     }
 
     @Override

@@ -86,11 +86,20 @@ public final class BraintreeGateway implements PaymentGateway {
         });
     }
 
+    /**
+     * Empty only when Braintree's search by the attempt's `orderId` answered and holds no sale: Braintree confirms
+     * nothing was charged. A recorded transaction id is fetched by id. A look-up that could not ask (refused keys,
+     * no connection, a time-out) is no evidence either way: a plain {@link GatewayException}.
+     */
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
-        return call(request.merchantId(), about("look-up", request), braintree ->
-                byOrderId(braintree, request.idempotencyKey(), Transaction.Type.SALE, null)
-                        .map(transaction -> outcome(request, transaction)))
+        String about = about("look-up", request);
+        return call(request.merchantId(), about, braintree -> request.reference() != null
+                        ? Optional.of(outcome(request, braintree.find(request.reference())))
+                        : byOrderId(braintree, request.idempotencyKey(), Transaction.Type.SALE, null)
+                                .map(transaction -> outcome(request, transaction)))
+                .onErrorMap(failure -> failure.getClass() != GatewayException.class,
+                        failure -> new GatewayException(about + " did not answer: no evidence either way", failure))
                 .flatMap(Mono::justOrEmpty);
     }
 

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -26,8 +27,9 @@ import org.springframework.http.HttpHeaders;
  * merchant's public and private key (a failure is the pipeline's signature failure).
  * <ul>
  *   <li>`transaction_settled` / `transaction_settlement_declined` about a sale: the charge's outcome (SUCCEEDED /
- *       FAILED `settlement_declined: …`), reference = the transaction id, payment = the payment id in its
- *       `orderId` (the attempt's key);</li>
+ *       FAILED `settlement_declined: …`), reference = the transaction id, payment and attempt = those of its
+ *       `orderId` (the attempt's key, {@code ChargeRequest#idempotencyKey}: `pay_…` for attempt 1,
+ *       `pay_…-attempt-N`): bound to that attempt exactly;</li>
  *   <li>the same kinds about a credit (a refund, `refunded-transaction-id` set), and `refund_failed`: the refund's
  *       outcome, bound to our refund id, the credit's `orderId`;</li>
  *   <li>any other kind: answered `ignored`, nothing recorded.</li>
@@ -37,7 +39,7 @@ import org.springframework.http.HttpHeaders;
  */
 public class BraintreeWebhooks {
 
-    private static final Pattern ATTEMPT_SUFFIX = Pattern.compile("-attempt-\\d+$");
+    private static final Pattern ATTEMPT_SUFFIX = Pattern.compile("-attempt-(\\d{1,9})$");
 
     private final BraintreeSettings settings;
     private final BraintreeAccounts accounts;
@@ -139,13 +141,20 @@ public class BraintreeWebhooks {
                         currency, failureReason, transaction.getOrderId()));
             }
             return List.of(new ConnectorNotification(receiptId, type, paymentId(transaction.getOrderId()),
-                    transaction.getId(), status, amount, currency, failureReason));
+                    attempt(transaction.getOrderId()), transaction.getId(), status, amount, currency, failureReason,
+                    null));
         }
     }
 
     /** The payment id in an attempt's key (`pay_…` or `pay_…-attempt-N`). */
     static String paymentId(String orderId) {
         return ATTEMPT_SUFFIX.matcher(orderId).replaceFirst("");
+    }
+
+    /** The attempt an attempt's key names: N of `pay_…-attempt-N`, else the first. */
+    static int attempt(String orderId) {
+        Matcher suffix = ATTEMPT_SUFFIX.matcher(orderId);
+        return suffix.find() ? Integer.parseInt(suffix.group(1)) : 1;
     }
 
     private static Map<String, String> form(byte[] rawBody) {

@@ -127,6 +127,16 @@ public class SandboxGateway implements PaymentGateway {
                 .one();
     }
 
+    /** The charge with this id, if the sandbox made it. */
+    public Mono<SandboxCharge> chargeById(String chargeId) {
+        return db.sql("""
+                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        from sandbox_charges where id = :id""")
+                .bind("id", chargeId)
+                .map(SandboxGateway::charge)
+                .one();
+    }
+
     /** Every charge the sandbox holds for a payment, oldest attempt first. */
     public Flux<SandboxCharge> chargesFor(String paymentId) {
         return db.sql("""

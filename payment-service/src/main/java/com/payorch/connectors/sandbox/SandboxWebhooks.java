@@ -10,8 +10,11 @@ import com.payorch.webhooks.WebhookInvalid;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,8 +23,13 @@ import tools.jackson.databind.json.JsonMapper;
  * The sandbox's webhooks: Standard Webhooks signatures with the sandbox secret; body
  * `{"type": "payment.processing|succeeded|failed", "data": {"paymentId", "chargeId", "amount", "currency",
  * "failureReason"}}` or `{"type": "refund.succeeded|failed", "data": {"refundId", "paymentId", "chargeId", "amount",
- * "currency", "failureReason"}}`, deduplicated by `webhook-id`, matched to an attempt by `data.chargeId`. Members the contract
- * does not name are tolerated, as gateways add fields.
+ * "currency", "failureReason"}}`, deduplicated by `webhook-id`. Members the contract does not name are tolerated, as
+ * gateways add fields.
+ *
+ * <p>The sandbox knows its charges: a payment notification is bound to the attempt of the charge `data.chargeId`
+ * names, as the sandbox recorded it ({@link #notifications}). A charge the sandbox never made, or made for another
+ * payment than `data.paymentId`, names attempt {@link ConnectorWebhooks#CHARGE_NEVER_MADE}: the notification changes
+ * nothing (200 `ignored`, recorded and counted), however well it is signed (the development secret is published).
  */
 @Component
 public class SandboxWebhooks implements ConnectorWebhooks {
@@ -36,9 +44,11 @@ public class SandboxWebhooks implements ConnectorWebhooks {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final WebhookSignatureVerifier verifier;
+    private final SandboxGateway charges;
 
-    public SandboxWebhooks(SandboxGatewayProperties properties, Clock clock) {
+    public SandboxWebhooks(SandboxGatewayProperties properties, Clock clock, SandboxGateway charges) {
         this.verifier = new WebhookSignatureVerifier(properties.webhookSecret(), clock);
+        this.charges = charges;
     }
 
     @Override
@@ -49,6 +59,28 @@ public class SandboxWebhooks implements ConnectorWebhooks {
     @Override
     public boolean verify(HttpHeaders headers, byte[] rawBody) {
         return verifier.isValid(headers, rawBody);
+    }
+
+    @Override
+    public Mono<List<ConnectorNotification>> notifications(HttpHeaders headers, byte[] rawBody) {
+        return Mono.fromCallable(() -> parse(headers, rawBody))
+                .flatMapMany(Flux::fromIterable)
+                .concatMap(notification -> notification.refundId() != null ? Mono.just(notification)
+                        : charges.chargeById(notification.reference())
+                                .map(Optional::of)
+                                .defaultIfEmpty(Optional.empty())
+                                .map(charge -> boundToItsCharge(notification, charge)))
+                .collectList();
+    }
+
+    /** The notification naming the attempt of the charge the sandbox holds under its reference (if that is it). */
+    static ConnectorNotification boundToItsCharge(ConnectorNotification notification, Optional<SandboxCharge> charge) {
+        int attempt = charge.filter(held -> held.paymentId().equals(notification.paymentId()))
+                .map(SandboxCharge::attempt)
+                .orElse(CHARGE_NEVER_MADE);
+        return new ConnectorNotification(notification.receiptId(), notification.type(), notification.paymentId(),
+                attempt, notification.reference(), notification.status(), notification.amount(),
+                notification.currency(), notification.failureReason(), notification.refundId());
     }
 
     @Override

@@ -41,7 +41,8 @@ public class ConnectorWebhookController {
         return Mono.fromCallable(() -> endpoints.connector(connector, merchantId))
                 .flatMap(plugged -> Mono.fromCallable(() -> plugged.webhooksFor(merchantId))
                         .flatMap(adapter -> RequestBodies.read(exchange).flatMap(raw -> Detached.run(
-                                pipeline.receive(adapter, exchange.getRequest().getHeaders(), raw))))
+                                pipeline.receive(adapter, plugged.acknowledgement(),
+                                        exchange.getRequest().getHeaders(), raw))))
                         .map(outcomes -> acknowledge(plugged, outcomes)));
     }
 

@@ -59,8 +59,21 @@ class BraintreeWebhooksTest {
 
         assertThat(adapter.verify(new HttpHeaders(), body)).isTrue();
         assertThat(adapter.parse(new HttpHeaders(), body)).containsExactly(new ConnectorNotification(
-                "braintree:transaction_settled:t1", "transaction_settled", "pay_1", "t1", GatewayStatus.SUCCEEDED,
-                400, "EUR", null));
+                "braintree:transaction_settled:t1", "transaction_settled", "pay_1", 2, "t1", GatewayStatus.SUCCEEDED,
+                400, "EUR", null, null));
+    }
+
+    /** Issue 22 finding 5: the `orderId` is the attempt's key, so the notification names its attempt exactly. */
+    @Test
+    void theOrderIdNamesTheAttemptTheFirstWithoutSuffix() {
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+
+        assertThat(adapter.parse(new HttpHeaders(), form("transaction_settlement_declined",
+                transaction("t2", "sale", "settlement_declined", "pay_1", null), "priv_m")).get(0).attempt())
+                .isEqualTo(1);
+        assertThat(adapter.parse(new HttpHeaders(), form("transaction_settled",
+                transaction("t3", "sale", "settled", "pay_1-attempt-12", null), "priv_m")).get(0).attempt())
+                .isEqualTo(12);
     }
 
     @Test

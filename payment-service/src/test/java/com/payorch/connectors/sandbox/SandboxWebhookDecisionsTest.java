@@ -24,7 +24,8 @@ class SandboxWebhookDecisionsTest {
             SandboxGatewayProperties.DEVELOPMENT_WEBHOOK_SECRET, Duration.ofMillis(500), null, false, false,
             new SandboxGatewayProperties.Delivery(5, Duration.ofMillis(500), Duration.ofSeconds(5),
                     Duration.ofSeconds(5), Duration.ofMinutes(1)), Duration.ofMillis(250), Duration.ofDays(30)),
-            Clock.systemUTC());
+            Clock.systemUTC(), null); // parse reads the body alone; the charge look-up is SandboxExactBindingIT's
+
 
     @Test
     void aWellFormedBodyIsReadAsTheOutcomeOfTheChargeItNames() {
@@ -61,6 +62,20 @@ class SandboxWebhookDecisionsTest {
     void aMalformedBodyIsWebhookInvalidWithAReason(String what, String body, String detail) {
         assertThatThrownBy(() -> parse(body)).as(what)
                 .isInstanceOfSatisfying(WebhookInvalid.class, invalid -> assertThat(invalid.detail()).isEqualTo(detail));
+    }
+
+    @Test
+    void aNotificationIsBoundToTheAttemptOfTheChargeTheSandboxHoldsUnderItsId() {
+        ConnectorNotification read = new ConnectorNotification("msg_1", "payment.succeeded", "pay_1", "ch_2",
+                GatewayStatus.SUCCEEDED, 12000, "JPY", null);
+        SandboxCharge held = new SandboxCharge("ch_2", "pay_1", 3, 12000, "JPY", "succeeded", null);
+
+        assertThat(SandboxWebhooks.boundToItsCharge(read, java.util.Optional.of(held)).attempt()).isEqualTo(3);
+        assertThat(SandboxWebhooks.boundToItsCharge(read, java.util.Optional.empty()).attempt())
+                .as("a charge the sandbox never made").isZero();
+        assertThat(SandboxWebhooks.boundToItsCharge(read, java.util.Optional.of(
+                        new SandboxCharge("ch_2", "pay_other", 1, 12000, "JPY", "succeeded", null))).attempt())
+                .as("a charge made for another payment").isZero();
     }
 
     private ConnectorNotification parse(String body) {
