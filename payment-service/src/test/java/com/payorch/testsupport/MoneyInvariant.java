@@ -200,7 +200,8 @@ public final class MoneyInvariant {
             Map<?, ?> amount = (Map<?, ?>) payment.get("amount");
             Map<?, ?> metadata = payment.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
             String paymentId = (String) payment.get("reference");
-            Integer attempt = number(metadata.get("attempt"));
+            Integer attempt = number(metadata.get("attempt") != null ? metadata.get("attempt")
+                    : payment.get("metadata.attempt"));
             if (attempt == null) {
                 attempt = attemptOfKey(paymentId, (String) payment.get("idempotencyKey"));
             }
@@ -319,7 +320,7 @@ public final class MoneyInvariant {
             String whose = payment == null ? "no payment of the service" : "payment " + payment.status()
                     + " on attempt " + payment.attempt() + " at " + payment.connector();
             if (charge.liveRefunds() != 1 || charge.givenBack() != charge.amount()) {
-                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs " + whose + "; the connector"
+                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs nothing (" + whose + "); the connector"
                         + " holds " + charge.liveRefunds() + " refunds of it for " + charge.givenBack() + " of "
                         + charge.amount()));
             }
@@ -327,7 +328,7 @@ public final class MoneyInvariant {
             List<Refund> live = rows.stream().filter(r -> !r.status().equals("FAILED")).toList();
             boolean done = live.size() == 1 && (!settled || live.get(0).status().equals("SUCCEEDED"));
             if (!done) {
-                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs " + whose + "; the service"
+                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs nothing (" + whose + "); the service"
                         + " holds " + live.size() + " orphaned_charge refunds of the attempt that are not FAILED "
                         + rows.stream().map(r -> r.id() + " " + r.status()).toList()));
             }
@@ -338,6 +339,21 @@ public final class MoneyInvariant {
         connectorRefunds(charges, books, violations);
         backingCharges(books, byAttempt, settled, violations);
         return violations;
+    }
+
+    /**
+     * The charges that took money and back no payment (orphaned: the ones that must be given back exactly once),
+     * leaving out those that name no attempt of the service.
+     */
+    public static List<Charge> unbacked(Collection<Charge> charges, Books books) {
+        Map<String, Payment> payments = new HashMap<>();
+        books.payments().forEach(p -> payments.put(p.id(), p));
+        Map<String, Attempt> attempts = new HashMap<>();
+        books.attempts().forEach(a -> attempts.put(a.paymentId() + "#" + a.number(), a));
+        return charges.stream().filter(c -> c.status() == ChargeStatus.TOOK_MONEY)
+                .filter(c -> attempts.containsKey(c.attemptKey()))
+                .filter(c -> !backs(c, payments.get(c.paymentId()), attempts.get(c.attemptKey())))
+                .toList();
     }
 
     /** Whether the charge is its payment's own: COMPLETED/AUTHORIZED, on that attempt at that connector. */
