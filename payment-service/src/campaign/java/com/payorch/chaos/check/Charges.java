@@ -44,7 +44,9 @@ record Charges(List<Charge> all) {
     record ChargeRefund(String reference, long amount, boolean failed) {
     }
 
-    private static final Pattern ATTEMPT_KEY = Pattern.compile("^(pay_[A-Za-z0-9]+)(?:-attempt-(\\d+))?$");
+    /** An attempt's key, as the service sent it or as a PSP that forgot it got it ({@code world.IdempotencyKeyMemory}). */
+    private static final Pattern ATTEMPT_KEY =
+            Pattern.compile("^(pay_[A-Za-z0-9]+)(?:-attempt-(\\d+))?(?:-forgotten)?$");
     private static final Pattern REFERENCE = Pattern.compile("(pay_[A-Za-z0-9]+)(?:(?:-attempt-|[:/#])(\\d+))?");
 
     static Charges of(CampaignFacts facts, Snapshot db) {

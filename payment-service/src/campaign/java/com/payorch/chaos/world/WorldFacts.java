@@ -74,11 +74,8 @@ public final class WorldFacts implements CampaignFacts {
                             reversedStripeRefunds.contains((String) r.get("id")) ? "reversed"
                                     : String.valueOf(r.get("status"))))
                     .toList();
-            // payment id and attempt as sent (metadata): the binding that holds even when the key was not honoured
-            String reference = metadata.get("attempt") == null ? (String) metadata.get("payment_id")
-                    : metadata.get("payment_id") + ":" + metadata.get("attempt");
             charges.add(new PspCharge("stripe", id, world.stripe().idempotencyKeyOf(id),
-                    reference, ((Number) intent.get("amount")).longValue(),
+                    (String) metadata.get("payment_id"), ((Number) intent.get("amount")).longValue(),
                     String.valueOf(intent.get("currency")).toUpperCase(Locale.ROOT),
                     "succeeded".equals(intent.get("status")), refunds));
         }
