@@ -89,8 +89,8 @@ public final class Nemesis implements AutoCloseable {
             };
             long hold = switch (fault) {
                 case KILL_INSTANCE, DB_RESTART -> 1_000 + random.nextInt(3_000);
-                // the outage must outlast give-up-after, so that recovery reaches it while the PSP is silent
-                case ANSWERS_LOST_PAST_GIVE_UP -> World.GIVE_UP_AFTER.toMillis() + 3_000 + random.nextInt(5_000);
+                // twice give-up-after: a payment begun in the outage's first half reaches give-up-after in it
+                case ANSWERS_LOST_PAST_GIVE_UP -> 2 * World.GIVE_UP_AFTER.toMillis() + 2_000 + random.nextInt(4_000);
                 default -> 2_000 + random.nextInt(5_000);
             };
             long parameter = switch (fault) {
@@ -247,11 +247,11 @@ public final class Nemesis implements AutoCloseable {
                 world.pspFaults().wantReversals((int) planned.parameter());
                 yield new Active(fault, target, planned.parameter() + " succeeded refunds to be reported failed",
                         () -> {
-                            int dropped = world.pspFaults().dropReversals();
+                            // a reversal still wanted is reported once a refund has succeeded (until the final heal)
                             List<String> done = world.pspFaults().notesSince(from).stream()
                                     .filter(note -> note.startsWith("refund reversed")).toList();
-                            return done.size() + " reversed " + done + (dropped > 0 ? ", " + dropped
-                                    + " found no succeeded refund" : "");
+                            return done.size() + " reversed " + done + ", " + world.pspFaults().reversalsWanted()
+                                    + " still wanted";
                         });
             }
             case RECEIVER_DOWN -> {

@@ -38,7 +38,7 @@ class NemesisPlanIT {
         assertThat(plan).allSatisfy(planned -> {
             assertThat(planned.atMillis()).isBetween(3_000L, duration.toMillis() - 3_000);
             if (planned.fault() == Fault.ANSWERS_LOST_PAST_GIVE_UP) {
-                assertThat(planned.holdMillis()).isGreaterThan(World.GIVE_UP_AFTER.toMillis() + 2_000);
+                assertThat(planned.holdMillis()).isGreaterThan(2 * World.GIVE_UP_AFTER.toMillis());
             } else {
                 assertThat(planned.holdMillis()).isBetween(1_000L, 7_000L);
             }

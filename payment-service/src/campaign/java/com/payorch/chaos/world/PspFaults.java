@@ -86,7 +86,11 @@ public final class PspFaults {
         return reversalsWanted.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
-    /** Wanted reversals no refund was found for (dropped when the fault heals). */
+    public int reversalsWanted() {
+        return reversalsWanted.get();
+    }
+
+    /** Wanted reversals no refund was found for, dropped (when the world heals for good). */
     public int dropReversals() {
         return reversalsWanted.getAndSet(0);
     }
