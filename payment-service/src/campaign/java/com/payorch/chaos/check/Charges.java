@@ -1,6 +1,7 @@
 package com.payorch.chaos.check;
 
 import com.payorch.chaos.CampaignFacts;
+import com.payorch.testsupport.MoneyInvariant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,23 +25,28 @@ record Charges(List<Charge> all) {
     /**
      * @param attempt null when it could not be told
      * @param tookMoney the connector holds the money (sandbox {@code succeeded}, PSP {@code succeeded})
+     * @param declined the connector took nothing and never will (sandbox {@code failed})
      */
     record Charge(String connector, String reference, String paymentId, Integer attempt, long amount,
-                  String currency, boolean tookMoney, List<ChargeRefund> refunds) {
+                  String currency, boolean tookMoney, boolean declined, List<ChargeRefund> refunds) {
 
-        long refundedOrPending() {
-            return refunds.stream().filter(r -> !r.failed()).mapToLong(ChargeRefund::amount).sum();
+        /** The charge as {@link MoneyInvariant} reads it. */
+        MoneyInvariant.Charge toMoney() {
+            return new MoneyInvariant.Charge(connector, reference, paymentId, attempt, amount, currency,
+                    tookMoney ? MoneyInvariant.ChargeStatus.TOOK_MONEY
+                            : declined ? MoneyInvariant.ChargeStatus.DECLINED : MoneyInvariant.ChargeStatus.PENDING,
+                    refunds.stream().map(r -> new MoneyInvariant.ChargeRefund(r.reference(), r.amount(), r.failed()))
+                            .toList());
         }
 
-        long liveRefunds() {
-            return refunds.stream().filter(r -> !r.failed()).count();
-        }
     }
 
     record ChargeRefund(String reference, long amount, boolean failed) {
     }
 
-    private static final Pattern ATTEMPT_KEY = Pattern.compile("^(pay_[A-Za-z0-9]+)(?:-attempt-(\\d+))?$");
+    /** An attempt's key, as the service sent it or as a PSP that forgot it got it ({@code world.IdempotencyKeyMemory}). */
+    private static final Pattern ATTEMPT_KEY =
+            Pattern.compile("^(pay_[A-Za-z0-9]+)(?:-attempt-(\\d+))?(?:-forgotten)?$");
     private static final Pattern REFERENCE = Pattern.compile("(pay_[A-Za-z0-9]+)(?:(?:-attempt-|[:/#])(\\d+))?");
 
     static Charges of(CampaignFacts facts, Snapshot db) {
@@ -52,7 +58,7 @@ record Charges(List<Charge> all) {
         }
         for (Snapshot.SandboxCharge charge : db.sandboxCharges()) {
             all.add(new Charge("sandbox", charge.id(), charge.paymentId(), charge.attempt(), charge.amount(),
-                    charge.currency(), charge.status().equals("succeeded"),
+                    charge.currency(), charge.status().equals("succeeded"), charge.status().equals("failed"),
                     sandboxRefunds.getOrDefault(charge.id(), List.of())));
         }
         Map<String, Snapshot.Attempt> attemptsByReference = new HashMap<>();
@@ -80,19 +86,18 @@ record Charges(List<Charge> all) {
             List<ChargeRefund> refunds = psp.refunds() == null ? List.of() : psp.refunds().stream()
                     .map(r -> new ChargeRefund(r.pspReference(), r.amount(), failed(r.status()))).toList();
             all.add(new Charge(psp.connector(), psp.pspReference(), paymentId, attempt, psp.amount(),
-                    psp.currency() == null ? null : psp.currency().toUpperCase(Locale.ROOT), psp.succeeded(),
+                    psp.currency() == null ? null : psp.currency().toUpperCase(Locale.ROOT), psp.succeeded(), false,
                     refunds));
         }
         return new Charges(List.copyOf(all));
     }
 
-    /** A PSP refund that gives nothing back: failed, declined, refused, cancelled. */
+    /** A PSP refund that gives nothing back: failed, declined, refused, cancelled, reversed. */
     static boolean failed(String status) {
-        if (status == null) {
-            return false;
-        }
-        String s = status.toLowerCase(Locale.ROOT);
-        return s.contains("fail") || s.contains("declin") || s.contains("refus") || s.startsWith("cancel")
-                || s.startsWith("canceled");
+        return MoneyInvariant.gaveNothingBack(status);
+    }
+
+    List<MoneyInvariant.Charge> forMoneyInvariant() {
+        return all.stream().map(Charge::toMoney).toList();
     }
 }

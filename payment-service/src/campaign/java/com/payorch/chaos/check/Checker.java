@@ -14,6 +14,8 @@ import java.util.Set;
  *       replay answers the same status and body;</li>
  *   <li>{@link OnePaymentPerKeyAndBooking}: one payment per idempotency key, the booking guard held;</li>
  *   <li>{@link OneChargePerAttempt}: at most one charge per attempt across all connectors;</li>
+ *   <li>(3, 6 and 7 are the parts of contract v3's money invariant, {@link com.payorch.testsupport.MoneyInvariant},
+ *       the one definition the integration tests use too; each shows the violations of its kinds)</li>
  *   <li>{@link NothingLeftPending}: no payment left PENDING or PROCESSING;</li>
  *   <li>{@link BookingLifecycle}: booking activated iff a COMPLETED payment exists, once; cancelled at most once;</li>
  *   <li>{@link RefundsWithinAmounts}: refunds never exceed amounts (database and connectors' ledgers);</li>

@@ -96,6 +96,8 @@ class CheckerIT {
     private String bookingD;
     private String paymentE;
     private String paymentF;
+    private String paymentH;
+    private String intentH;
 
     @BeforeAll
     void driveTheServiceThroughEveryKindOfPayment() throws Exception {
@@ -195,6 +197,12 @@ class CheckerIT {
                 payment(unique("bkF"), 2500, "USD", "pm_card_visa", null), 201));
         post("c5", "read", STRIPE_KEY, null, "/v1/payments/" + paymentF, null, 200);
 
+        // H: Stripe, reported failed and left FAILED (not retried); the fake agrees: the intent took nothing.
+        paymentH = idOf(post("c6", "create", STRIPE_KEY, unique("keyH"), "/v1/payments",
+                payment(unique("bkH"), 4000, "USD", "pm_card_processing", null), 201));
+        intentH = (String) stripe.intentOf(paymentH, 1).get("id");
+        stripeWebhook("payment_intent.payment_failed", stripe.settle(intentH, "requires_payment_method"), "applied");
+
         recorder.close();
         history = History.read(historyFile);
 
@@ -232,8 +240,8 @@ class CheckerIT {
         assertThat(report.results()).allMatch(InvariantResult::passed).allMatch(r -> r.offendingKeys().isEmpty());
         assertThat(report.lines()).hasSize(11).last().isEqualTo("10 passed, 0 failed");
         String lines = String.join("\n", report.lines());
-        assertThat(lines).contains("PASS acknowledged-effects-and-replays: 14 acknowledged (8 creates, 3 retries,"
-                + " 3 refunds), 13 distinct requests replayed");
+        assertThat(lines).contains("PASS acknowledged-effects-and-replays: 15 acknowledged (9 creates, 3 retries,"
+                + " 3 refunds), 14 distinct requests replayed");
         assertThat(lines).contains("10 charges {sandbox=7, stripe=3}");
         assertThat(lines).contains("2 orphaned, 2 automatic refunds");
         assertThat(lines).contains("3 confirmations and 1 cancellations expected");
@@ -351,6 +359,42 @@ class CheckerIT {
                 .toList()));
 
         assertOnlyBroken(Checker.check(unrefunded, history), "orphaned-charges-refunded-once", paymentE);
+    }
+
+    @Test
+    void aLateSuccessForAFailedPaymentThatNobodyRefundedFails() {
+        // Stripe reports H's attempt succeeded after all (as after a give-up): money taken for a FAILED payment.
+        PspCharge lateSuccess = new PspCharge("stripe", intentH, paymentH, paymentH, 4000, "USD", true, List.of());
+
+        Report report = Checker.check(facts(f -> f.withPspCharges(plus(f.pspCharges(), lateSuccess))), history);
+
+        assertOnlyBroken(report, "orphaned-charges-refunded-once", paymentH);
+        assertThat(result(report, "orphaned-charges-refunded-once").detail())
+                .contains("3 orphaned", "backs nothing (payment FAILED on attempt 1 at stripe)", "0 refunds of it for 0 of 4000");
+
+        // given back at Stripe, but the service never wrote it down as an orphaned charge's refund: still a failure
+        PspCharge givenBackUnrecorded = new PspCharge("stripe", intentH, paymentH, paymentH, 4000, "USD", true,
+                List.of(new PspRefund("re_by_hand", 4000, "succeeded")));
+        Report unrecorded = Checker.check(facts(f -> f.withPspCharges(plus(f.pspCharges(), givenBackUnrecorded))),
+                history);
+        assertOnlyBroken(unrecorded, "orphaned-charges-refunded-once", paymentH);
+        assertThat(result(unrecorded, "orphaned-charges-refunded-once").detail())
+                .contains("the service holds 0 orphaned_charge refunds");
+    }
+
+    @Test
+    void anOrphanedChargeGivenBackTwiceFails() {
+        CampaignFacts twice = facts(f -> f.withPspCharges(f.pspCharges().stream()
+                .map(c -> c.idempotencyKey().equals(paymentE) ? new PspCharge(c.connector(), c.pspReference(),
+                        c.idempotencyKey(), c.reference(), c.amount(), c.currency(), c.succeeded(),
+                        plus(c.refunds(), new PspRefund("re_again", c.amount(), "succeeded"))) : c)
+                .toList()));
+
+        Report report = Checker.check(twice, history);
+
+        assertBroken(report, List.of("refunds-within-amounts", "orphaned-charges-refunded-once"), paymentE);
+        assertThat(result(report, "orphaned-charges-refunded-once").detail()).contains("2 refunds of it for 10000 of"
+                + " 5000");
     }
 
     @Test
@@ -585,6 +629,16 @@ class CheckerIT {
             }
         }
         assertThat(report.lines()).last().isEqualTo("9 passed, 1 failed");
+    }
+
+    private static void assertBroken(Report report, List<String> names, String offendingKey) {
+        String lines = String.join("\n", report.lines());
+        for (InvariantResult result : report.results()) {
+            assertThat(result.passed()).as(lines).isEqualTo(!names.contains(result.name()));
+            if (names.contains(result.name())) {
+                assertThat(result.offendingKeys()).as(lines).contains(offendingKey);
+            }
+        }
     }
 
     private static InvariantResult result(Report report, String name) {

@@ -1,6 +1,7 @@
 package com.payorch.chaos.check;
 
 import com.payorch.chaos.CampaignFacts;
+import com.payorch.testsupport.MoneyInvariant;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -153,6 +154,17 @@ record Snapshot(
             throw new IllegalStateException("Could not read the service's schema " + database.schema() + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /** The rows {@link MoneyInvariant} reads. */
+    MoneyInvariant.Books books() {
+        return new MoneyInvariant.Books(
+                payments.stream().map(p -> new MoneyInvariant.Payment(p.id(), p.status(), p.attempt(), p.connector(),
+                        p.amount(), p.amountReserved(), p.amountRefunded())).toList(),
+                attempts.stream().map(a -> new MoneyInvariant.Attempt(a.paymentId(), a.number(), a.connector(),
+                        a.reference(), a.orphaned())).toList(),
+                refunds.stream().map(r -> new MoneyInvariant.Refund(r.id(), r.paymentId(), r.attempt(), r.amount(),
+                        r.status(), r.connector(), r.chargeReference(), r.countsAgainstPayment())).toList());
     }
 
     Map<String, Payment> paymentsById() {

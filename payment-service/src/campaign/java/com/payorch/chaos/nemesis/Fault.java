@@ -19,7 +19,18 @@ public enum Fault {
     /** The SMTP link of an instance frozen: the mail server stalls mid-conversation. */
     SMTP_STALL("smtp-stall", 1),
     /** The merchants' webhook receiver answers 503 to every delivery. */
-    RECEIVER_DOWN("receiver-down", 1);
+    RECEIVER_DOWN("receiver-down", 1),
+    /**
+     * A PSP outage longer than the instances' {@code give-up-after}: every instance's link to the PSP loses its
+     * answers (the PSP charges, nobody hears) and the PSP's webhooks are held back, until healed.
+     */
+    ANSWERS_LOST_PAST_GIVE_UP("answers-lost-past-give-up", 1),
+    /** The PSP charges, after all, attempts the service gave up on ({@code gateway_unreachable}): late successes. */
+    LATE_SUCCESS_AFTER_GIVE_UP("late-success-after-give-up", 1),
+    /** The PSP (Stripe) forgets idempotency keys older than its lifetime: a resend past it charges again. */
+    PSP_FORGETS_KEYS("psp-forgets-keys", 1),
+    /** Refunds that succeeded are reported failed afterwards (Stripe {@code refund.failed}, Adyen REFUND_FAILED). */
+    REFUND_REVERSED("refund-reversed", 1);
 
     private final String id;
     private final int weight;

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * are the same for the same seed (whether a planned fault runs depends on what is still active: at most
  * {@code maxActive} at once, never two on the same target, at most one instance down). Every start and heal is a
  * NEMESIS entry of the history: {@code operation} the fault ({@link Fault#id()}), {@code target} the instance, link
- * ({@code i2.stripe}) or {@code postgres}/{@code receiver}, {@code note} "start: …" / "heal: …".
+ * ({@code i2.stripe}) or {@code postgres}/{@code receiver}, a PSP ({@code stripe}: all its links, for an outage past
+ * give-up-after), or a PSP's behaviour ({@code stripe.late}, {@code stripe.keys}, {@code psp.refunds}: carried out
+ * by the world's {@link com.payorch.chaos.world.PspFaults}), {@code note} "start: …" / "heal: …" (what was done).
  */
 public final class Nemesis implements AutoCloseable {
 
@@ -80,12 +82,21 @@ public final class Nemesis implements AutoCloseable {
                 case ANSWERS_LOST -> instance + "." + (random.nextBoolean() ? "stripe" : "adyen");
                 case SMTP_STALL -> instance + ".smtp";
                 case RECEIVER_DOWN -> "receiver";
+                case ANSWERS_LOST_PAST_GIVE_UP -> random.nextBoolean() ? "stripe" : "adyen";
+                case LATE_SUCCESS_AFTER_GIVE_UP -> (random.nextBoolean() ? "stripe" : "adyen") + ".late";
+                case PSP_FORGETS_KEYS -> "stripe.keys";
+                case REFUND_REVERSED -> "psp.refunds";
             };
-            long hold = fault == Fault.KILL_INSTANCE || fault == Fault.DB_RESTART
-                    ? 1_000 + random.nextInt(3_000) : 2_000 + random.nextInt(5_000);
+            long hold = switch (fault) {
+                case KILL_INSTANCE, DB_RESTART -> 1_000 + random.nextInt(3_000);
+                // twice give-up-after: a payment begun in the outage's first half reaches give-up-after in it
+                case ANSWERS_LOST_PAST_GIVE_UP -> 2 * World.GIVE_UP_AFTER.toMillis() + 2_000 + random.nextInt(4_000);
+                default -> 2_000 + random.nextInt(5_000);
+            };
             long parameter = switch (fault) {
                 case TERMINATE_BACKENDS -> 1 + random.nextInt(4);
                 case DELAY_LINK -> 200 + random.nextInt(1_500);
+                case REFUND_REVERSED -> 1 + random.nextInt(2);
                 default -> 0;
             };
             plan.add(new Planned(Math.min(at, end), fault, target, hold, parameter));
@@ -196,6 +207,53 @@ public final class Nemesis implements AutoCloseable {
                     return (link.answersDropped() - before) + " answers lost";
                 });
             }
+            case ANSWERS_LOST_PAST_GIVE_UP -> {
+                List<LinkProxy> psp = world.links().entrySet().stream()
+                        .filter(link -> link.getKey().endsWith("." + target)).map(Map.Entry::getValue).toList();
+                long before = psp.stream().mapToLong(LinkProxy::answersDropped).sum();
+                psp.forEach(LinkProxy::loseAnswers);
+                world.pspFaults().outage(target, true);
+                yield new Active(fault, target, "answers lost on " + psp.size() + " links and webhooks held, for "
+                        + planned.holdMillis() + " ms (give-up-after " + World.GIVE_UP_AFTER + ")", () -> {
+                    psp.forEach(LinkProxy::heal);
+                    world.pspFaults().outage(target, false);
+                    return (psp.stream().mapToLong(LinkProxy::answersDropped).sum() - before)
+                            + " answers lost; webhooks flowing";
+                });
+            }
+            case LATE_SUCCESS_AFTER_GIVE_UP -> {
+                String psp = target.substring(0, target.indexOf('.'));
+                int from = world.pspFaults().noteCount();
+                world.pspFaults().lateSuccesses(psp, true);
+                yield new Active(fault, target, "attempts given up at " + psp + " are charged late", () -> {
+                    world.pspFaults().lateSuccesses(psp, false);
+                    List<String> done = world.pspFaults().notesSince(from).stream()
+                            .filter(note -> note.startsWith("late success " + psp)).toList();
+                    return done.size() + " late successes " + done;
+                });
+            }
+            case PSP_FORGETS_KEYS -> {
+                var keys = world.pspFaults().stripeKeys();
+                long before = keys.forgotten();
+                keys.forget(true);
+                yield new Active(fault, target, "keys first sent more than " + keys.forgetAfter() + " ago forgotten",
+                        () -> {
+                            keys.forget(false);
+                            return (keys.forgotten() - before) + " requests under a forgotten key";
+                        });
+            }
+            case REFUND_REVERSED -> {
+                int from = world.pspFaults().noteCount();
+                world.pspFaults().wantReversals((int) planned.parameter());
+                yield new Active(fault, target, planned.parameter() + " succeeded refunds to be reported failed",
+                        () -> {
+                            // a reversal still wanted is reported once a refund has succeeded (until the final heal)
+                            List<String> done = world.pspFaults().notesSince(from).stream()
+                                    .filter(note -> note.startsWith("refund reversed")).toList();
+                            return done.size() + " reversed " + done + ", " + world.pspFaults().reversalsWanted()
+                                    + " still wanted";
+                        });
+            }
             case RECEIVER_DOWN -> {
                 world.receiver().down();
                 yield new Active(fault, target, "every delivery answered 503", () -> {
@@ -224,6 +282,10 @@ public final class Nemesis implements AutoCloseable {
                 return true;
             }
             if (running.fault == Fault.DB_RESTART && planned.target().equals("postgres")) {
+                return true;
+            }
+            // a PSP-wide outage owns every instance's link to that PSP
+            if (running.target.endsWith("." + planned.target()) || planned.target().endsWith("." + running.target)) {
                 return true;
             }
         }

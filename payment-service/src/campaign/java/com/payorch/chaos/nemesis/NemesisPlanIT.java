@@ -10,7 +10,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The nemesis's schedule is the seed's: the same seed plans the same faults; a long run plans every kind. */
+/**
+ * The nemesis's schedule is the seed's: the same seed plans the same faults; a long run plans every kind; a short one
+ * can plan every fault of the PSPs' word (issue 22).
+ */
 class NemesisPlanIT {
 
     private static final List<String> INSTANCES = List.of("i1", "i2", "i3");
@@ -34,16 +37,44 @@ class NemesisPlanIT {
                 .collect(Collectors.toSet());
         assertThat(plan).allSatisfy(planned -> {
             assertThat(planned.atMillis()).isBetween(3_000L, duration.toMillis() - 3_000);
-            assertThat(planned.holdMillis()).isBetween(1_000L, 7_000L);
+            if (planned.fault() == Fault.ANSWERS_LOST_PAST_GIVE_UP) {
+                assertThat(planned.holdMillis()).isGreaterThan(2 * World.GIVE_UP_AFTER.toMillis());
+            } else {
+                assertThat(planned.holdMillis()).isBetween(1_000L, 7_000L);
+            }
             switch (planned.fault()) {
                 case KILL_INSTANCE -> assertThat(INSTANCES).contains(planned.target());
                 case TERMINATE_BACKENDS, DB_RESTART -> assertThat(planned.target()).isEqualTo("postgres");
                 case RECEIVER_DOWN -> assertThat(planned.target()).isEqualTo("receiver");
                 case ANSWERS_LOST -> assertThat(planned.target()).matches("i[123]\\.(stripe|adyen)");
                 case SMTP_STALL -> assertThat(planned.target()).matches("i[123]\\.smtp");
+                case ANSWERS_LOST_PAST_GIVE_UP -> assertThat(planned.target()).matches("stripe|adyen");
+                case LATE_SUCCESS_AFTER_GIVE_UP -> assertThat(planned.target()).matches("(stripe|adyen)\\.late");
+                case PSP_FORGETS_KEYS -> assertThat(planned.target()).isEqualTo("stripe.keys");
+                case REFUND_REVERSED -> assertThat(planned.target()).isEqualTo("psp.refunds");
                 default -> assertThat(links).contains(planned.target());
             }
         });
         assertThat(plan).isSortedAccordingTo((a, b) -> Long.compare(a.atMillis(), b.atMillis()));
+    }
+
+    @Test
+    void theFaultsOfThePspsWordArePlannedInAShortCampaign() {
+        // issue 22: outages past give-up-after, late successes, forgotten keys, reversed refunds
+        Set<Fault> pspFaults = EnumSet.of(Fault.ANSWERS_LOST_PAST_GIVE_UP, Fault.LATE_SUCCESS_AFTER_GIVE_UP,
+                Fault.PSP_FORGETS_KEYS, Fault.REFUND_REVERSED);
+        long seed = java.util.stream.LongStream.rangeClosed(1, 10_000)
+                .filter(s -> Nemesis.plan(s, Duration.ofSeconds(180), INSTANCES).stream().map(Nemesis.Planned::fault)
+                        .collect(Collectors.toSet()).containsAll(pspFaults))
+                .findFirst().orElseThrow();
+
+        List<Nemesis.Planned> plan = Nemesis.plan(seed, Duration.ofSeconds(180), INSTANCES);
+
+        assertThat(plan).extracting(Nemesis.Planned::fault).containsAll(pspFaults);
+        assertThat(plan).filteredOn(p -> p.fault() == Fault.ANSWERS_LOST_PAST_GIVE_UP)
+                .allSatisfy(p -> assertThat(p.atMillis() + p.holdMillis()).isGreaterThan(
+                        p.atMillis() + World.GIVE_UP_AFTER.toMillis()));
+        assertThat(plan).filteredOn(p -> p.fault() == Fault.REFUND_REVERSED)
+                .allSatisfy(p -> assertThat(p.parameter()).isBetween(1L, 2L));
     }
 }

@@ -36,6 +36,8 @@ import tools.jackson.databind.JsonNode;
  *       for known refunds ({@code pm_card_refund_fails} fails).</li>
  * </ul>
  * The two messages of a charge are queued in random order (an outcome may come before {@code processing}).
+ * What the nemesis makes the PSPs do ({@link com.payorch.chaos.world.PspFaults}) is carried out here too: webhooks
+ * held during a PSP's outage, given-up attempts charged late, clients' refunds reported failed after they succeeded.
  * Delivered messages are what the clients' webhook steps redeliver (duplicated, reordered, late).
  */
 final class Gateways {
@@ -67,6 +69,8 @@ final class Gateways {
     private long roundUntil;
     private int resolutions;
     private int rounds;
+    /** Client refunds whose success the PSP (Stripe, Adyen) reported: ones a reversal may take back. */
+    private final Set<String> reversible = new LinkedHashSet<>();
     /** PaymentIntents and refunds whose final event is queued: not looked at again. */
     private final Set<String> stripeDone = new java.util.HashSet<>();
 
@@ -97,6 +101,8 @@ final class Gateways {
         // What is queued goes out first: the scans below may use up the round, and a gateway that only looked and
         // never delivered would leave payments PROCESSING for good (the 30-minute run of 1 December did).
         deliver();
+        lateSuccesses();
+        reverseRefunds();
         pending += stripe(settleAfter);
         pending += adyen(now || rounds++ % 20 == 0);
         sandbox(now ? 0 : 700);
@@ -148,6 +154,9 @@ final class Gateways {
                 return;
             }
             Message message = messages.get(key);
+            if (targets.pspFaults().webhooksHeld(message.connector())) {
+                continue; // a PSP in an outage sends nothing; it catches up when it is back
+            }
             Answer answer = requests.send(PROCESS, request(message, random.nextInt(requests.instances()), 0));
             if (answer.ok()) {
                 synchronized (undelivered) {
@@ -188,6 +197,120 @@ final class Gateways {
             java.util.Collections.reverse(inOrder);
         }
         inOrder.forEach(this::queue);
+    }
+
+    // ---- the PSPs' own faults (nemesis: late-success-after-give-up, refund-reversed)
+
+    /**
+     * While a PSP charges given-up attempts late: every payment the clients know at that PSP that FAILED with
+     * {@code gateway_unreachable} and whose attempt the PSP holds no charge for is charged now (a request that
+     * reached the PSP late); the scans below then send its success, as the PSP would. A few payments that have been
+     * open longer than give-up-after are read again each round, to learn of give-ups.
+     */
+    private void lateSuccesses() {
+        int reads = 0;
+        for (Payment payment : known.payments()) {
+            String connector = payment.connector;
+            if (connector == null || !targets.pspFaults().chargesLate(connector) || payment.chargedLate || timeUp()) {
+                continue;
+            }
+            boolean open = payment.status.equals("PENDING") || payment.status.equals("PROCESSING");
+            if (open && reads < 5 && System.currentTimeMillis() - payment.seenAt
+                    > com.payorch.chaos.world.World.GIVE_UP_AFTER.toMillis()) {
+                reads++;
+                refresh(payment);
+            }
+            if (!payment.status.equals("FAILED") || !"gateway_unreachable".equals(payment.failureReason)
+                    || chargedAtPsp(connector, payment.id, payment.attempt)) {
+                continue;
+            }
+            payment.chargedLate = true;
+            try {
+                String reference = targets.pspFaults().chargeLate(connector, payment.id, payment.attempt,
+                        payment.amount, payment.currency);
+                targets.pspFaults().note("late success " + connector + " " + payment.id + "#" + payment.attempt
+                        + " " + reference);
+            } catch (RuntimeException e) {
+                targets.pspFaults().note("late success " + connector + " " + payment.id + " failed: " + e);
+            }
+        }
+    }
+
+    private boolean chargedAtPsp(String connector, String paymentId, int attempt) {
+        if (connector.equals("stripe")) {
+            String attemptNo = Integer.toString(attempt);
+            return targets.stripe().intents().stream().anyMatch(i -> paymentId.equals(metadata(i, "payment_id"))
+                    && attemptNo.equals(metadata(i, "attempt")));
+        }
+        if (connector.equals("adyen")) {
+            String key = attempt == 1 ? paymentId : paymentId + "-attempt-" + attempt;
+            return targets.adyen().paymentsFor(paymentId).stream()
+                    .anyMatch(p -> key.equals(p.get("idempotencyKey")));
+        }
+        return true; // the sandbox is the service's own: nothing to charge late
+    }
+
+    /**
+     * While refunds are to be reversed: a client's refund at Stripe or Adyen whose success was delivered is reported
+     * failed afterwards (Stripe {@code refund.failed} with the refund {@code failed}; Adyen {@code REFUND_FAILED}),
+     * once each. The checker's facts read these messages from the history (the fakes' ledgers still show them).
+     */
+    private void reverseRefunds() {
+        for (Known.Refund refund : known.refunds()) {
+            Payment payment = refund.payment();
+            if (payment.chargedReference == null || !reversible.contains(refund.id())
+                    || targets.pspFaults().webhooksHeld(refund.connector())) {
+                continue;
+            }
+            if (!targets.pspFaults().takeReversal()) {
+                return;
+            }
+            reversible.remove(refund.id());
+            Message reversal = refund.connector().equals("stripe") ? stripeReversal(refund) : adyenReversal(refund);
+            if (reversal == null) {
+                continue;
+            }
+            queue(reversal);
+            targets.pspFaults().note("refund reversed " + refund.connector() + " " + refund.id() + " of "
+                    + payment.id);
+        }
+    }
+
+    private @Nullable Message stripeReversal(Known.Refund refund) {
+        for (Map<String, Object> stripeRefund : targets.stripe().refundsOf(refund.payment().chargedReference)) {
+            if (refund.id().equals(metadata(stripeRefund, "refund_id"))
+                    && "succeeded".equals(stripeRefund.get("status"))) {
+                Map<String, Object> failed = new LinkedHashMap<>(stripeRefund);
+                failed.put("status", "failed");
+                failed.put("failure_reason", "expired_or_canceled_card");
+                String eventId = "evt_" + stripeRefund.get("id").toString().substring(3) + "reversed";
+                return new Message("stripe:" + stripeRefund.get("id") + ":reversed", "stripe",
+                        refund.payment().merchant, refund.payment().id,
+                        "/v1/webhooks/stripe/" + refund.payment().merchant.id(),
+                        FakeStripe.event(eventId, "refund.failed", failed, FakeStripe.API_VERSION), null, order++);
+            }
+        }
+        return null;
+    }
+
+    private @Nullable Message adyenReversal(Known.Refund refund) {
+        for (Map<String, Object> adyenRefund : targets.adyen().refundsOf(refund.payment().chargedReference)) {
+            if (refund.id().equals(String.valueOf(adyenRefund.get("reference")))) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> amount = (Map<String, Object>) adyenRefund.get("amount");
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("eventCode", "REFUND_FAILED");
+                item.put("pspReference", String.valueOf(adyenRefund.get("pspReference")));
+                item.put("originalReference", refund.payment().chargedReference);
+                item.put("merchantReference", refund.id());
+                item.put("success", true);
+                item.put("value", ((Number) amount.get("value")).longValue());
+                item.put("currency", amount.get("currency"));
+                return adyenMessage("adyen:" + adyenRefund.get("pspReference") + ":REFUND_FAILED",
+                        refund.payment().merchant, refund.payment().id, item);
+            }
+        }
+        return null;
     }
 
     // ---- Stripe
@@ -270,6 +393,9 @@ final class Gateways {
                                 "/v1/webhooks/stripe/" + refund.payment().merchant.id(),
                                 FakeStripe.event(eventId, "refund.updated", stripeRefund, FakeStripe.API_VERSION),
                                 null, order++));
+                        if ("succeeded".equals(stripeRefund.get("status"))) {
+                            reversible.add(refund.id());
+                        }
                     }
                 }
             }
@@ -366,6 +492,7 @@ final class Gateways {
                 item.put("value", ((Number) amount.get("value")).longValue());
                 item.put("currency", amount.get("currency"));
                 queue(adyenMessage(refundKey, merchant, paymentId, item));
+                reversible.add(String.valueOf(refund.get("reference"))); // only clients' refunds are ever reversed
             }
         }
         return pending;

@@ -37,6 +37,11 @@ final class Known {
         volatile long sandboxPolledAt;
         /** The version at which every sandbox charge of it was final and its messages queued (-1: not yet). */
         volatile long sandboxSettledAtVersion = -1;
+        /** The current attempt and why it failed, as last seen. */
+        volatile int attempt = 1;
+        volatile @Nullable String failureReason;
+        /** Whether the gateways charged its given-up attempt late (nemesis late-success-after-give-up). */
+        volatile boolean chargedLate;
         /** The sum of the refunds of it the service acknowledged. */
         volatile long refunded;
 
@@ -99,6 +104,9 @@ final class Known {
                 payment.status = resource.path("status").asString(payment.status);
                 payment.connector = resource.path("connector").isString()
                         ? resource.path("connector").asString() : payment.connector;
+                payment.attempt = resource.path("attempt").asInt(payment.attempt);
+                payment.failureReason = resource.path("failureReason").isString()
+                        ? resource.path("failureReason").asString() : payment.failureReason;
                 payment.reference = resource.path("connectorReference").isString()
                         ? resource.path("connectorReference").asString() : payment.reference;
                 if ("COMPLETED".equals(payment.status)) {

@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link Mode#ANSWERS_LOST}: requests go through, but the first bytes of an answer are dropped and the
  *       connection is reset on both sides (RST): the server did the work, the client never learns it (a PSP that
  *       charged, an answer lost on the way);</li>
- *   <li>{@link #reset()}: every open connection is closed abruptly (RST to both ends), once.</li>
+ *   <li>{@link #reset()}: every open connection is closed abruptly (RST to both ends), once;</li>
+ *   <li>with {@link #keys(IdempotencyKeyMemory)} (a link to a PSP): requests pass the PSP's memory of idempotency
+ *       keys, which may have forgotten theirs.</li>
  * </ul>
  * Blocking sockets, two threads per connection (one per direction): the links carry tens of connections.
  */
@@ -39,6 +41,7 @@ public final class LinkProxy implements AutoCloseable {
     private final AtomicLong answersDropped = new AtomicLong();
     private volatile Mode mode = Mode.NORMAL;
     private volatile long delayMillis;
+    private volatile IdempotencyKeyMemory keys;
     private volatile boolean closed;
 
     private LinkProxy(String name, ServerSocket server, InetSocketAddress target) {
@@ -98,6 +101,12 @@ public final class LinkProxy implements AutoCloseable {
     public void delay(long millis) {
         delayMillis = millis;
         setMode(Mode.DELAYED);
+    }
+
+    /** Requests on this link pass the PSP's memory of keys (see {@link IdempotencyKeyMemory}). */
+    public LinkProxy keys(IdempotencyKeyMemory memory) {
+        this.keys = memory;
+        return this;
     }
 
     public void loseAnswers() {
@@ -197,7 +206,13 @@ public final class LinkProxy implements AutoCloseable {
                         Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
                     }
                 }
-                out.write(buffer, 0, read);
+                IdempotencyKeyMemory memory = keys;
+                byte[] rewritten = memory == null || answers ? null : memory.pass(buffer, read);
+                if (rewritten != null) {
+                    out.write(rewritten);
+                } else {
+                    out.write(buffer, 0, read);
+                }
                 out.flush();
             }
         } catch (IOException e) {

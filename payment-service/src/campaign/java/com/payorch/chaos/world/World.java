@@ -54,6 +54,18 @@ public final class World implements AutoCloseable {
             new WorkloadTargets.Merchant("m_adyen", "sk_test_chaos_adyen", "adyen"),
             new WorkloadTargets.Merchant("m_failover", "sk_test_chaos_failover", "stripe,adyen"));
 
+    /**
+     * The instances' {@code payments.recovery.give-up-after}: short, so that an outage can outlast it (the nemesis's
+     * {@code answers-lost-past-give-up} holds longer).
+     */
+    public static final Duration GIVE_UP_AFTER = Duration.ofSeconds(12);
+
+    /** The instances' {@code payments.connectors.stripe.idempotency-key-lifetime}: short, so that keys expire. */
+    public static final Duration STRIPE_KEY_LIFETIME = Duration.ofSeconds(20);
+
+    /** When the fake Stripe forgets a key (nemesis {@code psp-forgets-keys}): above the lifetime, as Stripe's 24 h. */
+    public static final Duration STRIPE_FORGETS_KEYS_AFTER = Duration.ofSeconds(30);
+
     /** The links of one instance, in the order of {@link #LINKS}. */
     public static final List<String> LINKS = List.of("db", "stripe", "adyen", "smtp");
 
@@ -78,6 +90,7 @@ public final class World implements AutoCloseable {
     private FakeAdyen adyen;
     private GreenMail mail;
     private MerchantReceiver receiver;
+    private PspFaults pspFaults;
     private @Nullable EmbeddedKafkaKraftBroker kafka;
     private volatile boolean closed;
 
@@ -127,12 +140,13 @@ public final class World implements AutoCloseable {
             EmbeddedKafkaKraftBroker broker = kafka;
             closeables.add(broker::destroy);
         }
+        pspFaults = new PspFaults(new IdempotencyKeyMemory(STRIPE_FORGETS_KEYS_AFTER), this::chargeLate);
         int stripePort = portOf(stripe.baseUrl());
         int adyenPort = portOf(adyen.checkoutUrl());
         for (int i = 1; i <= config.instances(); i++) {
             String name = "i" + i;
             LinkProxy db = link(name + ".db", postgres.port());
-            LinkProxy stripeLink = link(name + ".stripe", stripePort);
+            LinkProxy stripeLink = link(name + ".stripe", stripePort).keys(pspFaults.stripeKeys());
             LinkProxy adyenLink = link(name + ".adyen", adyenPort);
             LinkProxy smtp = link(name + ".smtp", mail.getSmtp().getPort());
             int port = freePort();
@@ -206,6 +220,8 @@ public final class World implements AutoCloseable {
                 "--payments.recovery.processing-after=PT8S",
                 "--payments.recovery.interval=PT1S",
                 "--payments.recovery.refund-pending-after=PT3S",
+                "--payments.recovery.give-up-after=" + GIVE_UP_AFTER,
+                "--payments.connectors.stripe.idempotency-key-lifetime=" + STRIPE_KEY_LIFETIME,
                 "--payments.idempotency.lock-timeout=PT5S",
                 "--payments.outbox.initial-backoff=PT0.5S",
                 "--payments.outbox.max-backoff=PT3S",
@@ -245,7 +261,7 @@ public final class World implements AutoCloseable {
 
     public WorkloadTargets targets() {
         return new WorkloadTargets(instanceBaseUrls(), MERCHANTS, sandboxWebhookSecret, stripe, STRIPE_WEBHOOK_SECRET,
-                adyen, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY);
+                adyen, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY, pspFaults);
     }
 
     public List<String> instanceBaseUrls() {
@@ -285,6 +301,57 @@ public final class World implements AutoCloseable {
         return adyen;
     }
 
+    public PspFaults pspFaults() {
+        return pspFaults;
+    }
+
+    /**
+     * A charge made at a fake for an attempt, as the service's request would have made it had it reached the PSP
+     * late: the attempt's key, its payment id and attempt as metadata, a card that succeeds. Directly, not through a
+     * link. Answers the PaymentIntent id or pspReference.
+     */
+    private String chargeLate(String connector, String paymentId, int attempt, long amount, String currency) {
+        String key = attempt == 1 ? paymentId : paymentId + "-attempt-" + attempt;
+        java.net.http.HttpRequest.Builder request;
+        if (connector.equals("stripe")) {
+            String form = "amount=" + amount + "&currency=" + currency.toLowerCase(java.util.Locale.ROOT)
+                    + "&payment_method=pm_card_visa&confirm=true&metadata[payment_id]=" + paymentId
+                    + "&metadata[attempt]=" + attempt;
+            request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(stripe.baseUrl()
+                            + "/v1/payment_intents"))
+                    .header("Authorization", "Bearer " + STRIPE_SECRET_KEY)
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(form));
+        } else if (connector.equals("adyen")) {
+            String body = "{\"amount\": {\"currency\": \"" + currency + "\", \"value\": " + amount + "},"
+                    + " \"reference\": \"" + paymentId + "\", \"merchantAccount\": \"" + ADYEN_MERCHANT_ACCOUNT
+                    + "\", \"paymentMethod\": {\"type\": \"scheme\", \"storedPaymentMethodId\": \"pm_card_visa\"},"
+                    + " \"metadata\": {\"payment_id\": \"" + paymentId + "\", \"attempt\": \"" + attempt + "\"}}";
+            request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(adyen.checkoutUrl() + "/payments"))
+                    .header("X-API-Key", ADYEN_API_KEY)
+                    .header("Content-Type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+        } else {
+            throw new IllegalArgumentException("no late charges at " + connector);
+        }
+        try {
+            java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                    request.header("Idempotency-Key", key).timeout(Duration.ofSeconds(10)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            var json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(answer.body());
+            String id = json.path(connector.equals("stripe") ? "id" : "pspReference").asString("");
+            if (answer.statusCode() / 100 != 2 || id.isEmpty()) {
+                throw new IllegalStateException(connector + " answered " + answer.statusCode() + " " + answer.body());
+            }
+            return id;
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public GreenMail mail() {
         return mail;
     }
@@ -309,6 +376,12 @@ public final class World implements AutoCloseable {
     /** Every link healed, the receiver up, PostgreSQL and every instance running (restarted where needed). */
     public void healAll() {
         links.values().forEach(LinkProxy::heal);
+        for (String connector : List.of("stripe", "adyen")) {
+            pspFaults.outage(connector, false);
+            pspFaults.lateSuccesses(connector, false);
+        }
+        pspFaults.stripeKeys().forget(false);
+        pspFaults.dropReversals();
         receiver.up();
         if (!postgres.isRunning()) {
             postgres.startServer();

@@ -65,12 +65,14 @@ public final class WorldFacts implements CampaignFacts {
     @Override
     public List<PspCharge> pspCharges() {
         List<PspCharge> charges = new ArrayList<>();
+        Set<String> reversedStripeRefunds = reversedStripeRefunds();
         for (String id : world.stripe().chargedIntents()) {
             Map<String, Object> intent = world.stripe().intent(id);
             Map<?, ?> metadata = (Map<?, ?>) intent.getOrDefault("metadata", Map.of());
             List<PspRefund> refunds = world.stripe().refundsOf(id).stream()
                     .map(r -> new PspRefund((String) r.get("id"), ((Number) r.get("amount")).longValue(),
-                            String.valueOf(r.get("status"))))
+                            reversedStripeRefunds.contains((String) r.get("id")) ? "reversed"
+                                    : String.valueOf(r.get("status"))))
                     .toList();
             charges.add(new PspCharge("stripe", id, world.stripe().idempotencyKeyOf(id),
                     (String) metadata.get("payment_id"), ((Number) intent.get("amount")).longValue(),
@@ -113,7 +115,8 @@ public final class WorldFacts implements CampaignFacts {
                     String code = item.path("eventCode").asString();
                     if (code.equals("AUTHORISATION") && success) {
                         succeededLater.add(item.path("pspReference").asString());
-                    } else if (code.equals("REFUND") && !success) {
+                    } else if ((code.equals("REFUND") && !success) || code.equals("REFUND_FAILED")
+                            || code.equals("REFUNDED_REVERSED")) {
                         refusedRefunds.add(item.path("pspReference").asString());
                     }
                 }
@@ -121,6 +124,33 @@ public final class WorldFacts implements CampaignFacts {
                 // a hostile or truncated body: not a notification Adyen sent
             }
         }
+    }
+
+    /**
+     * Stripe refunds the gateways reported failed after they succeeded ({@code refund.failed}, or
+     * {@code refund.updated} with status {@code failed}): the fake's ledger still shows them succeeded.
+     */
+    private Set<String> reversedStripeRefunds() {
+        Set<String> reversed = new HashSet<>();
+        for (HistoryEntry entry : history) {
+            if (entry.kind() != HistoryEntry.Kind.INVOKE || entry.path() == null
+                    || !entry.path().startsWith("/v1/webhooks/stripe") || entry.requestBody() == null
+                    || !entry.requestBody().contains("refund.")) {
+                continue;
+            }
+            try {
+                JsonNode event = JSON.readTree(entry.requestBody());
+                JsonNode refund = event.path("data").path("object");
+                String type = event.path("type").asString("");
+                if (type.equals("refund.failed")
+                        || (type.equals("refund.updated") && refund.path("status").asString("").equals("failed"))) {
+                    reversed.add(refund.path("id").asString(""));
+                }
+            } catch (RuntimeException notJson) {
+                // a hostile or truncated body: not an event Stripe sent
+            }
+        }
+        return reversed;
     }
 
     @Override

@@ -1,0 +1,543 @@
+package com.payorch.testsupport;
+
+import com.payorch.fakes.FakeAdyen;
+import com.payorch.fakes.FakeBraintree;
+import com.payorch.fakes.FakeStripe;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Contract v3's money invariant, one definition for the integration tests and the fault campaign: <b>every charge a
+ * connector holds for one of the service's payments either backs that payment (COMPLETED or AUTHORIZED, on exactly
+ * that attempt at that connector, and the attempt's recorded reference when there is one) or is given back exactly
+ * once as an orphaned charge</b> (one refund row {@code orphaned_charge} for that attempt that is not FAILED, and one
+ * refund at the connector for the charge's whole amount); refunds never exceed what they refund (per payment, per
+ * orphaned attempt, per charge at the connector) and the payment row's sums agree with its refund rows; a
+ * SUCCEEDED refund of a payment is backed by refunds at its connector; no attempt has two charges.
+ *
+ * <p>Inputs are plain values: the charges the connectors hold ({@link #stripeCharges}, {@link #adyenCharges},
+ * {@link #braintreeCharges} read the fakes; {@link #sandboxCharges} reads {@code sandbox_charges}) and the service's
+ * rows ({@link Books#read}). {@link #check} answers every violation, each naming payment, attempt, connector and
+ * reference and saying why; none when the invariant holds.
+ */
+public final class MoneyInvariant {
+
+    /** What a violation breaks; the campaign's checker groups them into its invariants by kind. */
+    public enum Kind {
+        /** A charge that names no payment attempt the service holds: money the service does not know of. */
+        CHARGE_WITHOUT_ATTEMPT,
+        /** A charge at another connector than the one the attempt was sent to. */
+        CHARGE_AT_ANOTHER_CONNECTOR,
+        /** More than one charge (that took money or may still) for one attempt: a customer charged twice. */
+        TWO_CHARGES_FOR_ONE_ATTEMPT,
+        /** A COMPLETED or AUTHORIZED payment whose current attempt holds no charge that took money. */
+        PAYMENT_WITHOUT_ITS_CHARGE,
+        /** A charge that backs nothing and is not given back exactly once (at the connector and as a refund row). */
+        ORPHAN_NOT_GIVEN_BACK_ONCE,
+        /** An automatic refund for an attempt not marked orphaned, two for one attempt, or an orphan without one. */
+        ORPHAN_REFUND_ROWS,
+        /** Refunds above the amount they refund: of a payment, an orphaned attempt or a charge at its connector. */
+        OVER_REFUNDED,
+        /** A payment row whose amount_reserved / amount_refunded disagree with its refund rows, or refunded while not
+         *  COMPLETED/AUTHORIZED. */
+        PAYMENT_ROW_DISAGREES,
+        /** The service says a payment's refunds SUCCEEDED for more than its connector gave back (a reversed refund
+         *  still counted). */
+        REFUND_NOT_AT_CONNECTOR
+    }
+
+    public record Violation(Kind kind, @Nullable String paymentId, @Nullable Integer attempt,
+                            @Nullable String connector, @Nullable String reference, String why) {
+
+        @Override
+        public String toString() {
+            return kind + " payment " + paymentId + " attempt " + attempt + " at " + connector + " ("
+                    + reference + "): " + why;
+        }
+    }
+
+    /** How far the connector got with a charge. */
+    public enum ChargeStatus {
+        TOOK_MONEY, PENDING, DECLINED
+    }
+
+    /**
+     * One charge a connector holds.
+     *
+     * @param paymentId the payment it names (null: it names none)
+     * @param attempt the attempt it names (null: none could be told)
+     * @param refunds the refunds the connector holds of it
+     */
+    public record Charge(String connector, String reference, @Nullable String paymentId, @Nullable Integer attempt,
+                         long amount, @Nullable String currency, ChargeStatus status, List<ChargeRefund> refunds) {
+
+        /** Refunded or still refunding: what the connector has not refused to give back. */
+        public long givenBack() {
+            return refunds.stream().filter(r -> !r.gaveNothingBack()).mapToLong(ChargeRefund::amount).sum();
+        }
+
+        public long liveRefunds() {
+            return refunds.stream().filter(r -> !r.gaveNothingBack()).count();
+        }
+
+        String attemptKey() {
+            return paymentId + "#" + attempt;
+        }
+    }
+
+    /** @param gaveNothingBack failed, declined, refused, cancelled or reversed at the connector */
+    public record ChargeRefund(String reference, long amount, boolean gaveNothingBack) {
+    }
+
+    public record Payment(String id, String status, int attempt, String connector, long amount,
+                          long amountReserved, long amountRefunded) {
+    }
+
+    public record Attempt(String paymentId, int number, String connector, @Nullable String reference,
+                          boolean orphaned) {
+    }
+
+    /** @param countsAgainstPayment false for the automatic refund of an orphaned charge */
+    public record Refund(String id, String paymentId, int attempt, long amount, String status,
+                         @Nullable String connector, @Nullable String chargeReference, boolean countsAgainstPayment) {
+    }
+
+    /** The service's rows the invariant reads. */
+    public record Books(List<Payment> payments, List<Attempt> attempts, List<Refund> refunds) {
+
+        /** Reads them over {@code connection} (its schema set), in one statement each. */
+        public static Books read(Connection connection) throws SQLException {
+            return new Books(
+                    rows(connection, """
+                            select id, status, attempt, connector, amount, amount_reserved, amount_refunded
+                            from payments order by created_at, id""",
+                            rs -> new Payment(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
+                                    rs.getLong(5), rs.getLong(6), rs.getLong(7))),
+                    rows(connection, """
+                            select payment_id, number, connector, reference, orphaned_at is not null
+                            from payment_attempts order by payment_id, number""",
+                            rs -> new Attempt(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
+                                    rs.getBoolean(5))),
+                    rows(connection, """
+                            select id, payment_id, attempt, amount, status, connector, charge_reference,
+                                   counts_against_payment
+                            from refunds order by created_at, id""",
+                            rs -> new Refund(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
+                                    rs.getString(5), rs.getString(6), rs.getString(7), rs.getBoolean(8))));
+        }
+    }
+
+    private MoneyInvariant() {
+    }
+
+    // ---- the charges the connectors hold ---------------------------------------------------------------------------
+
+    /** The sandbox's charges ({@code sandbox_charges}) with their refunds ({@code sandbox_refunds}). */
+    public static List<Charge> sandboxCharges(Connection connection) throws SQLException {
+        Map<String, List<ChargeRefund>> refunds = new HashMap<>();
+        for (String[] row : rows(connection, "select charge_id, id, amount, status from sandbox_refunds",
+                rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)})) {
+            refunds.computeIfAbsent(row[0], k -> new ArrayList<>())
+                    .add(new ChargeRefund(row[1], Long.parseLong(row[2]), "failed".equals(row[3])));
+        }
+        return rows(connection, "select id, payment_id, attempt, amount, currency, status from sandbox_charges",
+                rs -> new Charge("sandbox", rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
+                        rs.getString(5).trim(), switch (rs.getString(6)) {
+                            case "succeeded" -> ChargeStatus.TOOK_MONEY;
+                            case "failed" -> ChargeStatus.DECLINED;
+                            default -> ChargeStatus.PENDING;
+                        }, refunds.getOrDefault(rs.getString(1), List.of())));
+    }
+
+    /**
+     * Every PaymentIntent the fake Stripe created, bound by the {@code metadata[payment_id]} and
+     * {@code metadata[attempt]} the service sent (contract v3, exact binding); {@code reversedRefunds} names the
+     * refunds Stripe later reported failed after they succeeded.
+     */
+    public static List<Charge> stripeCharges(FakeStripe stripe, Set<String> reversedRefunds) {
+        List<Charge> charges = new ArrayList<>();
+        Set<String> charged = Set.copyOf(stripe.chargedIntents());
+        for (Map<String, Object> intent : stripe.intents()) {
+            String id = (String) intent.get("id");
+            Map<?, ?> metadata = (Map<?, ?>) intent.getOrDefault("metadata", Map.of());
+            String status = String.valueOf(intent.get("status"));
+            ChargeStatus charge = status.equals("succeeded") || status.equals("requires_capture")
+                    ? ChargeStatus.TOOK_MONEY
+                    : charged.contains(id) || status.equals("processing") ? ChargeStatus.PENDING : ChargeStatus.DECLINED;
+            List<ChargeRefund> refunds = stripe.refundsOf(id).stream()
+                    .map(r -> new ChargeRefund((String) r.get("id"), ((Number) r.get("amount")).longValue(),
+                            gaveNothingBack(String.valueOf(r.get("status"))) || reversedRefunds.contains(r.get("id"))))
+                    .toList();
+            charges.add(new Charge("stripe", id, (String) metadata.get("payment_id"),
+                    number(metadata.get("attempt")), ((Number) intent.get("amount")).longValue(),
+                    upper(intent.get("currency")), charge, refunds));
+        }
+        return charges;
+    }
+
+    /**
+     * Every payment the fake Adyen processed. The attempt comes from {@code metadata.attempt} when the service sent
+     * it, else from the attempt's idempotency key ({@code <payment id>} or {@code <payment id>-attempt-<n>}).
+     * {@code Authorised} took money; {@code Received} took money when {@code succeededLater} names it (an
+     * AUTHORISATION success was notified), {@code Refused} none. {@code failedRefunds}: refund pspReferences
+     * notified as failed or reversed.
+     */
+    public static List<Charge> adyenCharges(FakeAdyen adyen, Set<String> succeededLater, Set<String> failedRefunds) {
+        List<Charge> charges = new ArrayList<>();
+        for (Map<String, Object> payment : adyen.payments()) {
+            String psp = (String) payment.get("pspReference");
+            Map<?, ?> amount = (Map<?, ?>) payment.get("amount");
+            Map<?, ?> metadata = payment.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+            String paymentId = (String) payment.get("reference");
+            Integer attempt = number(metadata.get("attempt") != null ? metadata.get("attempt")
+                    : payment.get("metadata.attempt"));
+            if (attempt == null) {
+                attempt = attemptOfKey(paymentId, (String) payment.get("idempotencyKey"));
+            }
+            String resultCode = String.valueOf(payment.get("resultCode"));
+            ChargeStatus status = switch (resultCode) {
+                case "Authorised" -> ChargeStatus.TOOK_MONEY;
+                case "Received", "Pending" -> succeededLater.contains(psp) ? ChargeStatus.TOOK_MONEY
+                        : ChargeStatus.PENDING;
+                default -> ChargeStatus.DECLINED;
+            };
+            List<ChargeRefund> refunds = adyen.refundsOf(psp).stream()
+                    .map(r -> new ChargeRefund((String) r.get("pspReference"),
+                            ((Number) ((Map<?, ?>) r.get("amount")).get("value")).longValue(),
+                            failedRefunds.contains((String) r.get("pspReference"))
+                                    || gaveNothingBack(String.valueOf(r.get("status")))))
+                    .toList();
+            charges.add(new Charge("adyen", psp, paymentId, attempt, ((Number) amount.get("value")).longValue(),
+                    upper(amount.get("currency")), status, refunds));
+        }
+        return charges;
+    }
+
+    /**
+     * The fake Braintree's sales for the attempts the service holds at Braintree: Braintree keeps no idempotency
+     * key, the service sends the attempt's key as the sale's {@code orderId}. Amounts are decimal in the fake; they
+     * are turned back into ISO minor units.
+     */
+    public static List<Charge> braintreeCharges(FakeBraintree braintree, Books books) {
+        List<Charge> charges = new ArrayList<>();
+        for (Attempt attempt : books.attempts()) {
+            if (!attempt.connector().equals("braintree")) {
+                continue;
+            }
+            String key = attempt.number() == 1 ? attempt.paymentId()
+                    : attempt.paymentId() + "-attempt-" + attempt.number();
+            for (Map<String, Object> sale : braintree.withOrderId(key)) {
+                if (!"sale".equals(sale.get("type"))) {
+                    continue;
+                }
+                String id = (String) sale.get("id");
+                String status = String.valueOf(sale.get("status"));
+                ChargeStatus charge = switch (status) {
+                    case "authorized", "submitted_for_settlement", "settling", "settled", "settlement_pending" ->
+                            ChargeStatus.TOOK_MONEY;
+                    case "authorizing", "settlement_confirmed" -> ChargeStatus.PENDING;
+                    default -> ChargeStatus.DECLINED;
+                };
+                String currency = String.valueOf(sale.get("currency-iso-code"));
+                List<ChargeRefund> refunds = braintree.refundsOf(id).stream()
+                        .map(r -> new ChargeRefund((String) r.get("id"), minorUnits(r.get("amount"), currency),
+                                gaveNothingBack(String.valueOf(r.get("status")))))
+                        .toList();
+                charges.add(new Charge("braintree", id, attempt.paymentId(), attempt.number(),
+                        minorUnits(sale.get("amount"), currency), currency, charge, refunds));
+            }
+        }
+        return charges;
+    }
+
+    // ---- the check -------------------------------------------------------------------------------------------------
+
+    /**
+     * Every violation of the invariant over these charges and rows.
+     *
+     * @param settled whether the world has settled: then an orphan's refund must have SUCCEEDED (not merely be under
+     *        way) and a COMPLETED payment's charge must have taken money
+     */
+    public static List<Violation> check(Collection<Charge> charges, Books books, boolean settled) {
+        List<Violation> violations = new ArrayList<>();
+        Map<String, Payment> payments = new LinkedHashMap<>();
+        books.payments().forEach(p -> payments.put(p.id(), p));
+        Map<String, Attempt> attempts = new HashMap<>();
+        books.attempts().forEach(a -> attempts.put(a.paymentId() + "#" + a.number(), a));
+        Map<String, List<Refund>> automaticRefunds = new HashMap<>();
+        books.refunds().stream().filter(r -> !r.countsAgainstPayment())
+                .forEach(r -> automaticRefunds.computeIfAbsent(r.paymentId() + "#" + r.attempt(),
+                        k -> new ArrayList<>()).add(r));
+
+        Map<String, List<Charge>> byAttempt = new LinkedHashMap<>();
+        for (Charge charge : charges) {
+            if (charge.status() == ChargeStatus.DECLINED) {
+                continue;
+            }
+            if (charge.paymentId() == null || charge.attempt() == null
+                    || !attempts.containsKey(charge.attemptKey())) {
+                violations.add(violation(Kind.CHARGE_WITHOUT_ATTEMPT, charge,
+                        "names no attempt the service holds"));
+                continue;
+            }
+            byAttempt.computeIfAbsent(charge.attemptKey(), k -> new ArrayList<>()).add(charge);
+            Attempt attempt = attempts.get(charge.attemptKey());
+            if (!attempt.connector().equals(charge.connector())) {
+                violations.add(violation(Kind.CHARGE_AT_ANOTHER_CONNECTOR, charge,
+                        "the attempt was sent to " + attempt.connector()));
+            }
+        }
+        byAttempt.forEach((key, held) -> {
+            if (held.size() > 1) {
+                violations.add(violation(Kind.TWO_CHARGES_FOR_ONE_ATTEMPT, held.get(0), held.size()
+                        + " charges for one attempt: " + held.stream().map(c -> c.connector() + ":"
+                        + c.reference() + " " + c.status()).toList()));
+            }
+        });
+
+        for (Charge charge : charges) {
+            if (charge.status() != ChargeStatus.TOOK_MONEY) {
+                continue;
+            }
+            if (!attempts.containsKey(charge.attemptKey())) {
+                continue; // reported above: a charge that names no attempt of the service
+            }
+            Payment payment = payments.get(charge.paymentId());
+            if (backs(charge, payment, attempts.get(charge.attemptKey()))) {
+                continue;
+            }
+            String whose = payment == null ? "no payment of the service" : "payment " + payment.status()
+                    + " on attempt " + payment.attempt() + " at " + payment.connector();
+            if (charge.liveRefunds() != 1 || charge.givenBack() != charge.amount()) {
+                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs nothing (" + whose + "); the connector"
+                        + " holds " + charge.liveRefunds() + " refunds of it for " + charge.givenBack() + " of "
+                        + charge.amount()));
+            }
+            List<Refund> rows = automaticRefunds.getOrDefault(charge.attemptKey(), List.of());
+            List<Refund> live = rows.stream().filter(r -> !r.status().equals("FAILED")).toList();
+            boolean done = live.size() == 1 && (!settled || live.get(0).status().equals("SUCCEEDED"));
+            if (!done) {
+                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs nothing (" + whose + "); the service"
+                        + " holds " + live.size() + " orphaned_charge refunds of the attempt that are not FAILED "
+                        + rows.stream().map(r -> r.id() + " " + r.status()).toList()));
+            }
+        }
+
+        automaticRefundRows(books, payments, attempts, automaticRefunds, settled, violations);
+        paymentRefunds(books, payments, violations);
+        connectorRefunds(charges, books, violations);
+        backingCharges(books, byAttempt, settled, violations);
+        return violations;
+    }
+
+    /**
+     * The charges that took money and back no payment (orphaned: the ones that must be given back exactly once),
+     * leaving out those that name no attempt of the service.
+     */
+    public static List<Charge> unbacked(Collection<Charge> charges, Books books) {
+        Map<String, Payment> payments = new HashMap<>();
+        books.payments().forEach(p -> payments.put(p.id(), p));
+        Map<String, Attempt> attempts = new HashMap<>();
+        books.attempts().forEach(a -> attempts.put(a.paymentId() + "#" + a.number(), a));
+        return charges.stream().filter(c -> c.status() == ChargeStatus.TOOK_MONEY)
+                .filter(c -> attempts.containsKey(c.attemptKey()))
+                .filter(c -> !backs(c, payments.get(c.paymentId()), attempts.get(c.attemptKey())))
+                .toList();
+    }
+
+    /** Whether the charge is its payment's own: COMPLETED/AUTHORIZED, on that attempt at that connector. */
+    private static boolean backs(Charge charge, @Nullable Payment payment, @Nullable Attempt attempt) {
+        return payment != null && (payment.status().equals("COMPLETED") || payment.status().equals("AUTHORIZED"))
+                && charge.attempt() != null && charge.attempt() == payment.attempt()
+                && charge.connector().equals(payment.connector())
+                && (attempt == null || attempt.reference() == null || attempt.reference().equals(charge.reference()));
+    }
+
+    private static void automaticRefundRows(Books books, Map<String, Payment> payments, Map<String, Attempt> attempts,
+                                            Map<String, List<Refund>> automatic, boolean settled,
+                                            List<Violation> violations) {
+        automatic.forEach((key, rows) -> {
+            Refund first = rows.get(0);
+            Attempt attempt = attempts.get(key);
+            if (rows.size() > 1) {
+                violations.add(new Violation(Kind.ORPHAN_REFUND_ROWS, first.paymentId(), first.attempt(),
+                        first.connector(), first.chargeReference(), rows.size() + " orphaned_charge refunds"));
+            }
+            if (attempt == null || !attempt.orphaned()) {
+                violations.add(new Violation(Kind.ORPHAN_REFUND_ROWS, first.paymentId(), first.attempt(),
+                        first.connector(), first.chargeReference(), "orphaned_charge refund " + first.id()
+                        + " for an attempt not marked orphaned"));
+            }
+            if (settled && rows.stream().noneMatch(r -> r.status().equals("SUCCEEDED"))) {
+                violations.add(new Violation(Kind.ORPHAN_REFUND_ROWS, first.paymentId(), first.attempt(),
+                        first.connector(), first.chargeReference(), "orphaned_charge refund " + first.id() + " is "
+                        + first.status() + " after the world settled"));
+            }
+            Payment payment = payments.get(first.paymentId());
+            long sum = rows.stream().filter(r -> !r.status().equals("FAILED")).mapToLong(Refund::amount).sum();
+            if (payment == null || sum > payment.amount()) {
+                violations.add(new Violation(Kind.OVER_REFUNDED, first.paymentId(), first.attempt(),
+                        first.connector(), first.chargeReference(), "orphaned_charge refunds sum " + sum
+                        + " > the payment's amount " + (payment == null ? "(no payment)" : payment.amount())));
+            }
+        });
+        for (Attempt attempt : books.attempts()) {
+            if (attempt.orphaned() && !automatic.containsKey(attempt.paymentId() + "#" + attempt.number())) {
+                violations.add(new Violation(Kind.ORPHAN_REFUND_ROWS, attempt.paymentId(), attempt.number(),
+                        attempt.connector(), attempt.reference(), "marked orphaned without an orphaned_charge refund"));
+            }
+        }
+    }
+
+    private static void paymentRefunds(Books books, Map<String, Payment> payments, List<Violation> violations) {
+        Map<String, Long> reserved = new HashMap<>();
+        Map<String, Long> refunded = new HashMap<>();
+        for (Refund refund : books.refunds()) {
+            if (!refund.countsAgainstPayment()) {
+                continue;
+            }
+            if (!refund.status().equals("FAILED")) {
+                reserved.merge(refund.paymentId(), refund.amount(), Long::sum);
+            }
+            if (refund.status().equals("SUCCEEDED")) {
+                refunded.merge(refund.paymentId(), refund.amount(), Long::sum);
+            }
+        }
+        for (Payment payment : payments.values()) {
+            long r = reserved.getOrDefault(payment.id(), 0L);
+            long s = refunded.getOrDefault(payment.id(), 0L);
+            if (r > payment.amount()) {
+                violations.add(new Violation(Kind.OVER_REFUNDED, payment.id(), payment.attempt(),
+                        payment.connector(), null, "refunds pending or succeeded sum " + r + " > amount "
+                        + payment.amount()));
+            } else if (r != payment.amountReserved() || s != payment.amountRefunded()) {
+                violations.add(new Violation(Kind.PAYMENT_ROW_DISAGREES, payment.id(), payment.attempt(),
+                        payment.connector(), null, "refund rows sum " + r + " reserved / " + s
+                        + " succeeded, the payment row says " + payment.amountReserved() + " / "
+                        + payment.amountRefunded()));
+            } else if (r > 0 && !payment.status().equals("COMPLETED") && !payment.status().equals("AUTHORIZED")) {
+                violations.add(new Violation(Kind.PAYMENT_ROW_DISAGREES, payment.id(), payment.attempt(),
+                        payment.connector(), null, "refunded while " + payment.status()));
+            }
+        }
+    }
+
+    /**
+     * At the connector: a charge's refunds never exceed it; and what the service counts as SUCCEEDED refunds of a
+     * payment's charge is no more than the connector gave back of it (a reversal the service missed).
+     */
+    private static void connectorRefunds(Collection<Charge> charges, Books books, List<Violation> violations) {
+        Map<String, Long> succeededByCharge = new HashMap<>();
+        Map<String, Refund> anyByCharge = new HashMap<>();
+        for (Refund refund : books.refunds()) {
+            if (refund.countsAgainstPayment() && refund.status().equals("SUCCEEDED")
+                    && refund.chargeReference() != null && refund.connector() != null) {
+                String key = refund.connector() + ":" + refund.chargeReference();
+                succeededByCharge.merge(key, refund.amount(), Long::sum);
+                anyByCharge.putIfAbsent(key, refund);
+            }
+        }
+        for (Charge charge : charges) {
+            if (charge.givenBack() > charge.amount()) {
+                violations.add(violation(Kind.OVER_REFUNDED, charge, "the connector's refunds of it sum "
+                        + charge.givenBack() + " > its amount " + charge.amount()));
+            }
+            long counted = succeededByCharge.getOrDefault(charge.connector() + ":" + charge.reference(), 0L);
+            if (counted > charge.givenBack()) {
+                violations.add(violation(Kind.REFUND_NOT_AT_CONNECTOR, charge, "the service counts " + counted
+                        + " refunded (SUCCEEDED), the connector gave back " + charge.givenBack()));
+            }
+        }
+    }
+
+    private static void backingCharges(Books books, Map<String, List<Charge>> byAttempt, boolean settled,
+                                       List<Violation> violations) {
+        for (Payment payment : books.payments()) {
+            if (!payment.status().equals("COMPLETED") && !payment.status().equals("AUTHORIZED")) {
+                continue;
+            }
+            List<Charge> held = byAttempt.getOrDefault(payment.id() + "#" + payment.attempt(), List.of()).stream()
+                    .filter(c -> c.connector().equals(payment.connector()))
+                    .filter(c -> c.status() == ChargeStatus.TOOK_MONEY || !settled)
+                    .toList();
+            if (held.isEmpty()) {
+                violations.add(new Violation(Kind.PAYMENT_WITHOUT_ITS_CHARGE, payment.id(), payment.attempt(),
+                        payment.connector(), null, payment.status() + " but its connector holds no charge that"
+                        + " took money for the attempt"));
+            }
+        }
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------------
+
+    private static Violation violation(Kind kind, Charge charge, String why) {
+        return new Violation(kind, charge.paymentId(), charge.attempt(), charge.connector(), charge.reference(), why);
+    }
+
+    /** A connector's refund status that gives nothing back: failed, declined, refused, cancelled, reversed. */
+    public static boolean gaveNothingBack(@Nullable String status) {
+        if (status == null) {
+            return false;
+        }
+        String s = status.toLowerCase(Locale.ROOT);
+        return s.contains("fail") || s.contains("declin") || s.contains("refus") || s.startsWith("cancel")
+                || s.contains("revers") || s.equals("voided");
+    }
+
+    /** The attempt an attempt's idempotency key names ({@code <payment id>}: 1; {@code …-attempt-<n>}: n). */
+    public static @Nullable Integer attemptOfKey(@Nullable String paymentId, @Nullable String key) {
+        if (paymentId == null || key == null) {
+            return null;
+        }
+        if (key.equals(paymentId)) {
+            return 1;
+        }
+        String prefix = paymentId + "-attempt-";
+        return key.startsWith(prefix) ? number(key.substring(prefix.length())) : null;
+    }
+
+    private static @Nullable Integer number(@Nullable Object value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(String.valueOf(value));
+        } catch (NumberFormatException notANumber) {
+            return null;
+        }
+    }
+
+    private static @Nullable String upper(@Nullable Object currency) {
+        return currency == null ? null : String.valueOf(currency).toUpperCase(Locale.ROOT);
+    }
+
+    private static long minorUnits(Object decimal, String currency) {
+        int digits = java.util.Currency.getInstance(currency).getDefaultFractionDigits();
+        return new BigDecimal(String.valueOf(decimal)).movePointRight(Math.max(digits, 0)).longValueExact();
+    }
+
+    private interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private static <T> List<T> rows(Connection connection, String sql, RowMapper<T> mapper) throws SQLException {
+        try (var statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+            List<T> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(mapper.map(rs));
+            }
+            return rows;
+        }
+    }
+}
