@@ -17,7 +17,8 @@ import reactor.core.publisher.Mono;
  *       reason {@code gateway_unreachable}).
  *   <li>{@link #refund} must be idempotent on {@link RefundRequest#idempotencyKey()} (the refund id): the same
  *       refund sent again returns the refund already made. Same exceptions as {@link #submit}.
- *   <li>{@link #findRefund} asks what became of a refund: empty when the connector holds none with that id.
+ *   <li>{@link #findRefund} asks what became of a refund: empty when the connector confirms it holds none with that
+ *       id; a {@link GatewayException} when it cannot tell.
  * </ul>
  * A connector that cannot refund yet answers {@link ConnectorRefusedException} (certainly not refunded).
  */
@@ -40,7 +41,9 @@ public interface PaymentGateway {
                 + " service yet"));
     }
 
+    /** A connector that cannot look refunds up answers that it cannot tell (no evidence), never "none". */
     default Mono<RefundOutcome> findRefund(RefundRequest request) {
-        return Mono.empty();
+        return Mono.error(new GatewayException("connector " + name() + " cannot look refund " + request.refundId()
+                + " up"));
     }
 }
