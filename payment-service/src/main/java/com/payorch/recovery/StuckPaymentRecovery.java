@@ -169,7 +169,7 @@ public class StuckPaymentRecovery {
                 .onErrorResume(ConnectorRefusedException.class, refused -> failConfirmed(stuck,
                         "a same-key resubmission was refused: " + refused.getMessage()))
                 .onErrorResume(e -> e instanceof GatewayException && !(e instanceof ConnectorRefusedException),
-                        noAnswer -> cancelOrAsk(stuck, why + "; a resubmission got no answer: "
+                        noAnswer -> cancelOrAsk(stuck, why + "; a resubmission settled nothing: "
                                 + noAnswer.getMessage()));
     }
 
