@@ -188,6 +188,9 @@ public class StuckPaymentRecovery {
      * {@code why} as the reason a person must look.
      */
     private Mono<Payment> cancelOrAsk(StuckPayments.Stuck stuck, String why) {
+        if (CANCEL_REQUESTED.equals(stuck.attention())) {
+            return Mono.empty(); // asked already: its confirmation, or a person, settles it
+        }
         return gateway.cancelByReference(stuck.chargeRequest())
                 .then(Mono.defer(() -> {
                     log.warn("Payment {} attempt {}: {} ({})", stuck.payment().id(), stuck.payment().attempt(),

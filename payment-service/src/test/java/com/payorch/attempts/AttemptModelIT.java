@@ -42,7 +42,7 @@ import org.springframework.test.context.TestPropertySource;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class AttemptModelIT extends ApiTest {
 
-    private static final int SEEDS = Integer.getInteger("attempts.seeds", 40);
+    private static final int SEEDS = Integer.getInteger("attempts.seeds", 50);
     private static final int STEPS = 12;
 
     @Autowired
