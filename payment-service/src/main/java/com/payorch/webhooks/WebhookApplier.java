@@ -75,7 +75,7 @@ public class WebhookApplier {
             return applyToRefund(connector, merchantId, notification);
         }
         return binding.bind(connector, merchantId, notification)
-                .flatMap(bound -> transaction.run(() -> applyOnce(connector, notification, bound))
+                .flatMap(bound -> transaction.run(() -> applyOnce(connector, merchantId, notification, bound))
                         .doOnNext(outcome -> {
                             metrics.webhook(outcome.value());
                             log.info("webhook={} connector={} type={} reference={} payment={} attempt={} outcome={}",
@@ -99,7 +99,7 @@ public class WebhookApplier {
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(refund -> refund.isPresent() ? applyToRefund(connector, notification, refund.get())
                         : merchantId == null ? Mono.error(new RefundNotFound(notification.refundId()))
-                        : foreignRefund(connector, notification));
+                        : foreignRefund(connector, merchantId, notification));
     }
 
     private Mono<WebhookOutcome> applyToRefund(String connector, ConnectorNotification notification, Refund found) {
@@ -120,11 +120,13 @@ public class WebhookApplier {
      * A refund this endpoint's merchant does not have at this connector (Stripe sends events about every refund of
      * the account): 200 ignored, recorded and counted, never 404, so the connector stops resending.
      */
-    private Mono<WebhookOutcome> foreignRefund(String connector, ConnectorNotification notification) {
-        return transaction.run(() -> receipts.claim(notification.receiptId(), connector, notification.type(), null,
+    private Mono<WebhookOutcome> foreignRefund(String connector, String merchantId,
+                                               ConnectorNotification notification) {
+        String receiptId = foreignReceipt(connector, merchantId, notification);
+        return transaction.run(() -> receipts.claim(receiptId, connector, notification.type(), null,
                                 Timestamps.now(clock))
                         .flatMap(claimed -> !claimed ? Mono.just(WebhookOutcome.DUPLICATE)
-                                : record(notification.receiptId(), WebhookOutcome.IGNORED,
+                                : record(receiptId, WebhookOutcome.IGNORED,
                                         "names no refund of this endpoint's merchant at " + connector)))
                 .doOnNext(outcome -> {
                     metrics.webhook(outcome.value());
@@ -132,6 +134,15 @@ public class WebhookApplier {
                             notification.receiptId(), connector, notification.type(), notification.refundId(),
                             outcome.value());
                 });
+    }
+
+    /**
+     * The receipt of a notification about nothing of this endpoint's merchant, kept apart from the receipts of the
+     * notifications that are applied: a misdirected delivery must not make the rightful one a duplicate.
+     */
+    private static String foreignReceipt(String connector, @Nullable String merchantId,
+                                         ConnectorNotification notification) {
+        return "foreign:" + connector + ":" + merchantId + ":" + notification.receiptId();
     }
 
     private Mono<WebhookOutcome> decideRefund(String connector, ConnectorNotification notification, Refund refund) {
@@ -150,17 +161,18 @@ public class WebhookApplier {
                                 + applied.refund().status() + " refund"));
     }
 
-    private Mono<WebhookOutcome> applyOnce(String connector, ConnectorNotification notification,
-                                           NotificationBinding.Binding bound) {
-        return receipts.claim(notification.receiptId(), connector, notification.type(), bound.paymentId(),
-                        Timestamps.now(clock))
+    private Mono<WebhookOutcome> applyOnce(String connector, @Nullable String merchantId,
+                                           ConnectorNotification notification, NotificationBinding.Binding bound) {
+        String receiptId = bound.isForeign() ? foreignReceipt(connector, merchantId, notification)
+                : notification.receiptId();
+        return receipts.claim(receiptId, connector, notification.type(), bound.paymentId(), Timestamps.now(clock))
                 .flatMap(claimed -> {
                     if (!claimed) {
                         return Mono.just(WebhookOutcome.DUPLICATE);
                     }
                     if (bound.isForeign()) {
                         // Never 404: Stripe resends an event it could not deliver for three days.
-                        return record(notification.receiptId(), WebhookOutcome.IGNORED, bound.why());
+                        return record(receiptId, WebhookOutcome.IGNORED, bound.why());
                     }
                     return payments.findAnyMerchant(bound.paymentId())
                             .flatMap(payment -> decide(connector, notification, bound, payment));

@@ -82,7 +82,8 @@ class ExactBindingIT extends ApiTest {
         assertThat(webhooks.apply("stripe", "demo", unknownPayment).block(Duration.ofSeconds(10)))
                 .isEqualTo(WebhookOutcome.DUPLICATE);
         assertThat(count("select count(*) from webhook_receipts where webhook_id in ($1, $2) and payment_id is null"
-                + " and outcome = 'ignored'", foreign.receiptId(), unknownPayment.receiptId())).isEqualTo(2);
+                + " and outcome = 'ignored'", "foreign:stripe:demo:" + foreign.receiptId(),
+                "foreign:stripe:demo:" + unknownPayment.receiptId())).isEqualTo(2);
     }
 
     @Test
@@ -96,6 +97,16 @@ class ExactBindingIT extends ApiTest {
         assertThat(count("select count(*) from payment_attempts where payment_id = $1 and reference is null",
                 paymentId)).isEqualTo(1);
         assertThat(count("select count(*) from webhook_receipts where payment_id = $1", paymentId)).isZero();
+
+        // The rightful delivery of the same notification is applied: the misdirected one did not take its receipt.
+        ConnectorNotification rightful = notification(paymentId, 1, "ch_y", GatewayStatus.SUCCEEDED);
+        ConnectorNotification misdirected = new ConnectorNotification(rightful.receiptId(), rightful.type(),
+                paymentId, 1, "ch_y", GatewayStatus.SUCCEEDED, 12000, "JPY", null, null);
+        assertThat(webhooks.apply("sandbox", "another-merchant", misdirected).block(Duration.ofSeconds(10)))
+                .isEqualTo(WebhookOutcome.IGNORED);
+        assertThat(webhooks.apply("sandbox", "demo", rightful).block(Duration.ofSeconds(10)))
+                .isEqualTo(WebhookOutcome.APPLIED);
+        assertThat(statusOf(paymentId)).isEqualTo("COMPLETED");
     }
 
     /** The marking has no status condition of its own: it must refuse a COMPLETED payment's current attempt. */
