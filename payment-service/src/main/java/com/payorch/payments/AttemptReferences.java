@@ -2,13 +2,14 @@ package com.payorch.payments;
 
 import com.payorch.payments.internal.AttemptStore;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Which attempt a connector's charge belongs to, for those who hear of charges by the connector's reference
- * (webhooks): the attempt that recorded the reference, the attempts still without one, and the recording of it.
+ * Which attempt a connector's charge belongs to, for those who hear of charges from the connector (webhooks,
+ * recovery): the attempt that recorded the reference, the attempt a notification names, and the recording of it.
+ * Never by elimination: a charge is bound only to the attempt the connector names or that holds its reference.
  */
 @Component
 public class AttemptReferences {
@@ -24,13 +25,26 @@ public class AttemptReferences {
         return attempts.findAttemptByReference(connector, reference);
     }
 
-    /** Attempt numbers of a payment whose connector reference is not known yet, first first. */
-    public Flux<Integer> attemptsWithoutReference(String paymentId, String connector) {
-        return attempts.attemptsWithoutReference(paymentId, connector);
+    /**
+     * The reference recorded on attempt {@code number} of the payment when that attempt is at {@code connector}
+     * (an empty Optional: none recorded yet); empty when the payment has no such attempt at that connector.
+     */
+    public Mono<Optional<String>> attemptAt(String paymentId, int number, String connector) {
+        return attempts.attemptAt(paymentId, number, connector).map(AttemptStore.AttemptAtConnector::reference);
+    }
+
+    /** The connector's reference recorded on the payment's attempt {@code number}, if any. */
+    public Mono<String> referenceOf(String paymentId, int number) {
+        return attempts.referenceOf(paymentId, number);
     }
 
     /** Records the connector's reference of an attempt, if none is recorded yet. */
     public Mono<Void> recordReference(String paymentId, int attempt, String reference) {
         return attempts.recordReference(paymentId, attempt, reference);
+    }
+
+    /** Why an unsettled attempt needs a person; cleared when the attempt is settled. */
+    public Mono<Void> needsAttention(String paymentId, int attempt, String reason) {
+        return attempts.needsAttention(paymentId, attempt, reason);
     }
 }

@@ -10,9 +10,12 @@ import com.payorch.support.Timestamps;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -24,14 +27,21 @@ import reactor.core.publisher.Mono;
  * <ul>
  *   <li>about the current attempt: the steps of {@link OutcomeSteps} through {@link PaymentStateChanges}, or nothing
  *       when the outcome is late or out of order;</li>
- *   <li>about a superseded attempt: never a change of the payment; if that attempt took the money, it is an
- *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event and a PENDING refund
- *       of it ({@code reason} {@code orphaned_charge}, {@link OrphanedChargeRefunds}).</li>
+ *   <li>about a superseded attempt: never a change of the payment;</li>
+ *   <li>a success (the money taken) of a superseded attempt, or of any attempt of a payment that ended without
+ *       money ({@link #ENDED_WITHOUT_MONEY}, its current attempt included: the PSP's late word after a give-up): an
+ *       orphaned charge, recorded once on the attempt with a {@code charge.orphaned} event and a PENDING refund of
+ *       it ({@code reason} {@code orphaned_charge}, {@link OrphanedChargeRefunds}). The payment stays as it is, and
+ *       so does the booking its FAIL freed (another payment may hold it by now).</li>
  * </ul>
  * The caller's versioned write makes this safe against a RETRY that starts a new attempt meanwhile.
  */
 @Component
 public class GatewayOutcomes {
+
+    /** A payment in one of these holds no money by any attempt: a success reported for it is orphaned. */
+    public static final Set<PaymentStatus> ENDED_WITHOUT_MONEY = Collections.unmodifiableSet(
+            EnumSet.of(PaymentStatus.FAILED));
 
     private static final Logger log = LoggerFactory.getLogger(GatewayOutcomes.class);
 
@@ -40,9 +50,11 @@ public class GatewayOutcomes {
     private final EventStore events;
     private final Clock clock;
     private final OrphanedChargeRefunds refunds;
+    private final PaymentMetrics metrics;
 
     public GatewayOutcomes(PaymentStateChanges stateChanges, AttemptStore attempts, EventStore events, Clock clock,
-                           OrphanedChargeRefunds refunds) {
+                           OrphanedChargeRefunds refunds, PaymentMetrics metrics) {
+        this.metrics = metrics;
         this.stateChanges = stateChanges;
         this.attempts = attempts;
         this.events = events;
@@ -53,6 +65,9 @@ public class GatewayOutcomes {
     public Mono<OutcomeResult> apply(Payment current, GatewayOutcome outcome, TransitionOrigin origin) {
         if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
             return superseded(current, outcome);
+        }
+        if (outcome.tookMoney() && ENDED_WITHOUT_MONEY.contains(current.status())) {
+            return orphaned(current, outcome);
         }
         List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status());
         if (steps.isEmpty()) {
@@ -94,15 +109,20 @@ public class GatewayOutcomes {
         if (!outcome.tookMoney()) {
             return Mono.just(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
         }
-        return attempts.markOrphaned(current.id(), outcome.attempt(), outcome.reference())
+        return orphaned(current, outcome);
+    }
+
+    private Mono<OutcomeResult> orphaned(Payment current, GatewayOutcome outcome) {
+        return attempts.markOrphaned(current.id(), outcome.attempt(), outcome.connector(), outcome.reference())
                 .flatMap(first -> first ? orphanedEvent(current, outcome) : Mono.empty())
                 .thenReturn(new OutcomeResult(OutcomeResult.Kind.ORPHANED, current, List.of()));
     }
 
     private Mono<Void> orphanedEvent(Payment payment, GatewayOutcome outcome) {
-        log.warn("Orphaned charge: payment={} merchant={} attempt={} connector={} reference={} (current attempt {})",
-                payment.id(), payment.merchantId(), outcome.attempt(), outcome.connector(), outcome.reference(),
-                payment.attempt());
+        log.warn("Orphaned charge: payment={} merchant={} attempt={} connector={} reference={} (current attempt {},"
+                        + " status {})", payment.id(), payment.merchantId(), outcome.attempt(), outcome.connector(),
+                outcome.reference(), payment.attempt(), payment.status());
+        metrics.orphanedCharge(outcome.connector());
         Instant now = Timestamps.now(clock);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("paymentId", payment.id());

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The one mapping from a connector's outcome about the current attempt to life-cycle events: the same for the live
  * submit, webhooks and the reconciler. No steps means the outcome is late, out of order, or contradicts a terminal
- * state: it changes nothing.
+ * state: it changes nothing (a success for a FAILED payment is an orphaned charge: {@link GatewayOutcomes} decides
+ * that before asking here).
  */
 final class OutcomeSteps {
 

@@ -6,7 +6,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Counters on `/actuator/prometheus`: transitions by from/to/source, idempotent replays and conflicts by reason,
- * webhook outcomes. Counted when the work is done in memory; a rolled-back transaction may have been counted.
+ * webhook outcomes, orphaned charges. Counted when the work is done in memory; a rolled-back transaction may have been counted.
  */
 @Component
 public class PaymentMetrics {
@@ -24,6 +24,11 @@ public class PaymentMetrics {
 
     public void idempotency(String outcome) {
         registry.counter("payments.idempotency.requests", "outcome", outcome).increment();
+    }
+
+    /** A charge a connector reported as taken that backs no payment (refunded automatically): {@code payments_orphaned_charges_total}. */
+    void orphanedCharge(String connector) {
+        registry.counter("payments.orphaned.charges", "connector", connector).increment();
     }
 
     public void webhook(String outcome) {

@@ -2,6 +2,7 @@ package com.payorch.webhooks;
 
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.r2dbc.core.Parameter;
 import org.springframework.stereotype.Component;
@@ -21,8 +22,9 @@ public class WebhookReceipts {
      * Records the webhook inside the caller's transaction; answers false when the id is already recorded, and then
      * counts the duplicate on the first receipt (for the operations console). A racing redelivery waits here until
      * the first one's transaction ends, then sees it. {@code xmax = 0} only for a row this statement inserted.
+     * {@code paymentId} is null for a notification about no payment of this service (answered "ignored").
      */
-    public Mono<Boolean> claim(String webhookId, String gateway, String type, String paymentId, Instant at) {
+    public Mono<Boolean> claim(String webhookId, String gateway, String type, @Nullable String paymentId, Instant at) {
         return db.sql("""
                         insert into webhook_receipts (webhook_id, gateway, type, payment_id, outcome, received_at)
                         values (:id, :gateway, :type, :payment, 'ignored', :at)
@@ -32,7 +34,7 @@ public class WebhookReceipts {
                 .bind("id", webhookId)
                 .bind("gateway", gateway)
                 .bind("type", type)
-                .bind("payment", paymentId)
+                .bind("payment", Parameter.fromOrEmpty(paymentId, String.class))
                 .bind("at", at)
                 .map(row -> Boolean.TRUE.equals(row.get("inserted", Boolean.class)))
                 .one()

@@ -6,6 +6,7 @@ import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
@@ -20,6 +21,27 @@ public class SandboxFaults {
 
     private final AtomicInteger responsesToLose = new AtomicInteger();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
+    private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
+    private final AtomicReference<LookUps> lookUps = new AtomicReference<>(LookUps.TRUTHFUL);
+
+    /** How the sandbox's look-up ({@code find}) answers. */
+    public enum LookUps {
+        /** What the sandbox holds. */
+        TRUTHFUL,
+        /** A {@link GatewayException}: the connector cannot be asked (no evidence either way). */
+        FAIL,
+        /** "No such charge" even when it holds one: a look-up trusted too early (Stripe's search lags). */
+        MISS_CHARGES
+    }
+
+    /** While on, every submit records its charge and then fails as if the response were lost. */
+    public void loseEveryResponse(boolean on) {
+        loseEveryResponse.set(on);
+    }
+
+    public void lookUps(LookUps how) {
+        lookUps.set(how);
+    }
 
     /** The next submit records its charge and then fails as if the response were lost on the way back. */
     public void loseNextResponse() {
@@ -53,7 +75,16 @@ public class SandboxFaults {
 
             @Override
             public Mono<GatewayOutcome> find(ChargeRequest request) {
-                return sandbox.find(request);
+                return switch (lookUps.get()) {
+                    case TRUTHFUL -> sandbox.find(request);
+                    case FAIL -> Mono.error(new GatewayException("sandbox look-up failed for " + request.paymentId()));
+                    case MISS_CHARGES -> Mono.empty();
+                };
+            }
+
+            @Override
+            public Mono<Void> cancelByReference(ChargeRequest request) {
+                return sandbox.cancelByReference(request);
             }
 
             @Override
@@ -75,6 +106,6 @@ public class SandboxFaults {
     }
 
     private boolean takeLoseNextResponse() {
-        return responsesToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+        return loseEveryResponse.get() || responsesToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 }

@@ -81,11 +81,13 @@ class WebhookIngestionIT extends ApiTest {
     void succeededBeforeProcessingGoesThroughProcessingAndTheLateProcessingIsIgnored() {
         String booking = unique("bk");
         String paymentId = createPayment(booking, "pm_card_unavailable"); // stays PENDING
-        // The gateway did take the charge, but the answer to the submit never arrived: no reference is recorded.
+        // The gateway did take the charge, and its reference is known (a notification that names no attempt is
+        // bound only by a recorded reference, never by elimination: ExactBindingIT), but no outcome was applied.
         String chargeId = "ch_" + unique("late");
         db.sql("insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method, status,"
                         + " created_at, updated_at) values ($1, $2, 1, 12000, 'JPY', 'pm_card_ok', 'succeeded', now(), now())")
                 .bind(0, chargeId).bind(1, paymentId).then().block(java.time.Duration.ofSeconds(10));
+        queries.update("update payment_attempts set reference = $1 where payment_id = $2", chargeId, paymentId);
         String succeeded = unique("msg");
 
         sendWebhook(succeeded, webhookBody("payment.succeeded", paymentId, chargeId, 12000, "JPY"))

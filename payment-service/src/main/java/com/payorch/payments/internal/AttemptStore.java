@@ -1,12 +1,13 @@
 package com.payorch.payments.internal;
 
+import com.payorch.payments.GatewayOutcomes;
 import com.payorch.statemachine.AttemptStatus;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.SqlLiterals;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -19,6 +20,10 @@ public class AttemptStore {
     private static final String PENDING = SqlLiterals.of(AttemptStatus.PENDING);
     private static final String SUCCEEDED = SqlLiterals.of(AttemptStatus.SUCCEEDED);
     private static final String PAYMENT_PENDING = SqlLiterals.of(PaymentStatus.PENDING);
+    private static final String UNSETTLED = SqlLiterals.in(java.util.EnumSet.of(AttemptStatus.PENDING,
+            AttemptStatus.PROCESSING));
+    /** A payment in one of these took no money by its current attempt: a success reported for it is orphaned. */
+    private static final String ENDED_WITHOUT_MONEY = SqlLiterals.in(GatewayOutcomes.ENDED_WITHOUT_MONEY);
 
     private final DatabaseClient db;
 
@@ -36,14 +41,44 @@ public class AttemptStore {
                 .one();
     }
 
-    /** Attempt numbers of a payment whose connector reference is not known yet, first first. */
-    public Flux<Integer> attemptsWithoutReference(String paymentId, String connector) {
-        return db.sql("select number from payment_attempts where payment_id = :payment and connector = :connector"
-                        + " and reference is null order by number")
+    /** The reference recorded on the payment's attempt {@code number} at {@code connector}, if it has one. */
+    public Mono<AttemptAtConnector> attemptAt(String paymentId, int number, String connector) {
+        return db.sql("select reference from payment_attempts where payment_id = :payment and number = :number"
+                        + " and connector = :connector")
                 .bind("payment", paymentId)
+                .bind("number", number)
                 .bind("connector", connector)
-                .map(row -> row.get("number", Integer.class))
-                .all();
+                .map(row -> new AttemptAtConnector(number, Optional.ofNullable(row.get("reference", String.class))))
+                .one();
+    }
+
+    /** An attempt of a payment at a connector, and the connector's reference of its charge once recorded. */
+    public record AttemptAtConnector(int number, Optional<String> reference) {
+    }
+
+    /** The connector's reference recorded on the payment's attempt, if any. */
+    public Mono<String> referenceOf(String paymentId, int number) {
+        return db.sql("select reference from payment_attempts where payment_id = :payment and number = :number"
+                        + " and reference is not null")
+                .bind("payment", paymentId)
+                .bind("number", number)
+                .map(row -> row.get("reference", String.class))
+                .one();
+    }
+
+    /**
+     * Records why an unsettled attempt needs a person (recovery found no evidence to settle it): the reason is
+     * replaced, {@code attention_since} is kept from the first time. The settling write clears both.
+     */
+    public Mono<Void> needsAttention(String paymentId, int attempt, String reason) {
+        return db.sql("""
+                        update payment_attempts
+                        set attention_reason = :reason, attention_since = coalesce(attention_since, now())
+                        where payment_id = :payment and number = :attempt and status in %s""".formatted(UNSETTLED))
+                .bind("reason", reason)
+                .bind("payment", paymentId)
+                .bind("attempt", attempt)
+                .then();
     }
 
     /** Records the connector's reference of an attempt, if none is recorded yet. */
@@ -95,7 +130,7 @@ public class AttemptStore {
     public Mono<Boolean> moveToConnector(String paymentId, int attempt, String from, String to) {
         return db.sql("""
                         with moved as (
-                            update payment_attempts set connector = :to, sends_in_doubt = 0
+                            update payment_attempts set connector = :to, sends_in_doubt = 0, connector_since = now()
                             where payment_id = :payment and number = :attempt and connector = :from
                               and status = %s and sends_in_doubt = 0 and reference is null
                             returning payment_id)
@@ -112,16 +147,22 @@ public class AttemptStore {
     }
 
     /**
-     * Marks a superseded attempt as having taken the money, once: true only for the call that marked it, so the
-     * caller writes one {@code charge.orphaned} event however often the outcome is reported.
+     * Marks an attempt as having taken the money for nothing, once: a superseded attempt, or any attempt of a payment
+     * that ended without money (FAILED). True only for the call that marked it, so the caller writes one
+     * {@code charge.orphaned} event however often the outcome is reported. The current attempt of any other payment
+     * (a COMPLETED one above all: its charge backs it) is never marked, whatever the caller believed.
      */
-    public Mono<Boolean> markOrphaned(String paymentId, int attempt, String reference) {
+    public Mono<Boolean> markOrphaned(String paymentId, int attempt, String connector, String reference) {
         return db.sql("""
-                        update payment_attempts
-                        set status = %s, reference = coalesce(reference, :reference), orphaned_at = now()
-                        where payment_id = :payment and number = :attempt and orphaned_at is null""".formatted(
-                        SUCCEEDED))
+                        update payment_attempts a
+                        set status = %s, reference = coalesce(a.reference, :reference), orphaned_at = now(),
+                            attention_reason = null, attention_since = null
+                        where a.payment_id = :payment and a.number = :attempt and a.orphaned_at is null
+                          and not (a.connector = :connector and exists (
+                                  select 1 from payments p where p.id = a.payment_id and p.attempt = a.number
+                                      and p.status not in %s))""".formatted(SUCCEEDED, ENDED_WITHOUT_MONEY))
                 .bind("reference", reference)
+                .bind("connector", connector)
                 .bind("payment", paymentId)
                 .bind("attempt", attempt)
                 .fetch()

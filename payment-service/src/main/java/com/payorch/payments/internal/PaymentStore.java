@@ -51,7 +51,7 @@ public class PaymentStore {
     private static final String UPDATE_ATTEMPT = """
             attempt as (update payment_attempts a
             set status = :attemptStatus, reference = coalesce(a.reference, :attemptReference),
-                failure_reason = :attemptFailureReason
+                failure_reason = :attemptFailureReason, attention_reason = null, attention_since = null
             from changed where a.payment_id = changed.id and a.number = :attemptNumber
             returning a.number, a.connector, a.reference, a.status, a.failure_reason, a.created_at)""";
 
