@@ -33,4 +33,15 @@ public record ConnectorNotification(String receiptId, String type, @Nullable Str
                                  GatewayStatus status, long amount, String currency, @Nullable String failureReason) {
         this(receiptId, type, paymentId, reference, status, amount, currency, failureReason, null);
     }
+
+    /**
+     * The failure reason of a connector's confirmation that the attempt took no money (a cancel by the service's own
+     * reference that the connector confirmed): the payment FAILS {@code gateway_unreachable}.
+     */
+    public static final String CONFIRMED_NOTHING_TAKEN = "gateway_unreachable";
+
+    /** Whether this is a confirmation that the attempt took no money (it may name no attempt and no amount). */
+    public boolean confirmsNothingTaken() {
+        return status == GatewayStatus.FAILED && CONFIRMED_NOTHING_TAKEN.equals(failureReason) && refundId == null;
+    }
 }

@@ -14,6 +14,13 @@ import reactor.core.publisher.Mono;
 @Component
 public class AttemptReferences {
 
+    /**
+     * The attention reason of an attempt the service asked its connector to cancel by the service's own reference
+     * (recovery, at give-up-after without evidence); the connector's confirmation is bound to that attempt.
+     */
+    public static final String CANCEL_REQUESTED = "cancel by reference requested, awaiting the connector's"
+            + " confirmation";
+
     private final AttemptStore attempts;
 
     public AttemptReferences(AttemptStore attempts) {
@@ -41,6 +48,11 @@ public class AttemptReferences {
     /** Records the connector's reference of an attempt, if none is recorded yet. */
     public Mono<Void> recordReference(String paymentId, int attempt, String reference) {
         return attempts.recordReference(paymentId, attempt, reference);
+    }
+
+    /** The payment's unsettled attempt at {@code connector} awaiting the confirmation of its cancel by reference. */
+    public Mono<Integer> awaitingCancelConfirmation(String paymentId, String connector) {
+        return attempts.unsettledAttemptWithAttention(paymentId, connector, CANCEL_REQUESTED);
     }
 
     /** Why an unsettled attempt needs a person; cleared when the attempt is settled. */

@@ -50,7 +50,7 @@ import reactor.core.publisher.Mono;
 public class StuckPaymentRecovery {
 
     static final String GATEWAY_UNREACHABLE = "gateway_unreachable";
-    static final String CANCEL_REQUESTED = "cancel by reference requested, awaiting the connector's confirmation";
+    static final String CANCEL_REQUESTED = AttemptReferences.CANCEL_REQUESTED;
     static final String PAST_KEY_LIFETIME = "past the connector's idempotency-key lifetime; nothing found";
     static final String NO_EVIDENCE = "give-up-after passed without the connector's word that nothing was taken";
     private static final Logger log = LoggerFactory.getLogger(StuckPaymentRecovery.class);

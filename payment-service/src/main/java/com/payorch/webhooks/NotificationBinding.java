@@ -106,9 +106,23 @@ class NotificationBinding {
                         .map(payment -> Binding.to(payment.id(), found.getValue())))
                 .switchIfEmpty(Mono.defer(() -> notification.paymentId() == null ? Mono.empty()
                         : paymentOf(merchantId, notification.paymentId())
-                                .map(payment -> Binding.noAttempt(payment.id(), "names no attempt, and no attempt"
-                                        + " of the payment has " + connector + " charge " + notification.reference()))))
+                                .flatMap(payment -> awaitingCancel(connector, notification, payment)
+                                        .defaultIfEmpty(Binding.noAttempt(payment.id(), "names no attempt, and no"
+                                                + " attempt of the payment has " + connector + " charge "
+                                                + notification.reference())))))
                 .defaultIfEmpty(Binding.foreign(unknownPayment(notification)));
+    }
+
+    /**
+     * A confirmation that nothing was taken, naming no attempt (the connector held nothing for the service's reference,
+     * so it has no charge to name): bound to the attempt the service itself asked to cancel by that reference.
+     */
+    private Mono<Binding> awaitingCancel(String connector, ConnectorNotification notification, Payment payment) {
+        if (!notification.confirmsNothingTaken()) {
+            return Mono.empty();
+        }
+        return attempts.awaitingCancelConfirmation(payment.id(), connector)
+                .map(number -> Binding.to(payment.id(), number));
     }
 
     private Mono<Payment> paymentOf(@Nullable String merchantId, String paymentId) {

@@ -183,7 +183,9 @@ public class WebhookApplier {
                                         NotificationBinding.Binding attempt,
                                         Payment payment) {
         String receiptId = notification.receiptId();
-        if (payment.amount() != notification.amount() || !payment.currency().equals(notification.currency())) {
+        // A confirmation that nothing was taken reports no money, and names no amount when the connector held nothing.
+        if (!notification.confirmsNothingTaken()
+                && (payment.amount() != notification.amount() || !payment.currency().equals(notification.currency()))) {
             log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", receiptId,
                     payment.id(), payment.merchantId(), notification.amount(), notification.currency(),
                     payment.amount(), payment.currency());

@@ -50,7 +50,7 @@ public class AdyenWebhooks {
     static final String ATTEMPT = "metadata." + AdyenGateway.METADATA_ATTEMPT;
 
     /** What Adyen's confirmed cancel means for the attempt: nothing was taken. */
-    static final String CONFIRMED_NOTHING_TAKEN = "gateway_unreachable";
+    static final String CONFIRMED_NOTHING_TAKEN = ConnectorNotification.CONFIRMED_NOTHING_TAKEN;
 
     /**
      * An Adyen amount with no exact ISO form (CLP 5000.50): never a payment's or refund's amount, so the item is

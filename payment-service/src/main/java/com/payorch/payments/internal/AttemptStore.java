@@ -81,6 +81,20 @@ public class AttemptStore {
                 .then();
     }
 
+    /** The unsettled attempt of the payment at {@code connector} whose attention reason is {@code reason}, if any. */
+    public Mono<Integer> unsettledAttemptWithAttention(String paymentId, String connector, String reason) {
+        return db.sql("""
+                        select number from payment_attempts
+                        where payment_id = :payment and connector = :connector and attention_reason = :reason
+                          and status in %s
+                        order by number desc limit 1""".formatted(UNSETTLED))
+                .bind("payment", paymentId)
+                .bind("connector", connector)
+                .bind("reason", reason)
+                .map(row -> row.get("number", Integer.class))
+                .one();
+    }
+
     /** Records the connector's reference of an attempt, if none is recorded yet. */
     public Mono<Void> recordReference(String paymentId, int attempt, String reference) {
         return db.sql("update payment_attempts set reference = :reference where payment_id = :payment"
