@@ -123,13 +123,16 @@ public class NeedsAttention {
                                r.id as refund_id, coalesce(r.status, 'none yet') as refund_status,
                                case when r.id is null then 'the money was taken after the payment had moved on;'
                                         || ' its automatic refund is not created yet'
-                                    when r.status = %s then 'its automatic refund failed: '
-                                        || coalesce(r.failure_reason, 'no reason given') || '; give it back by hand'
+                                    when r.status = %s then 'its latest automatic refund failed ('
+                                        || coalesce(r.failure_reason, 'no reason given') || '); a new one is made'
+                                        || ' after a backoff: check the connector if this stays'
                                     else 'its automatic refund is sent; waiting for the connector to confirm it'
                                end as reason
                         from payment_attempts a join payments p on p.id = a.payment_id
-                        left join refunds r on r.payment_id = a.payment_id and r.attempt = a.number
-                             and not r.counts_against_payment
+                        left join lateral (select r.id, r.status, r.failure_reason from refunds r
+                                           where r.payment_id = a.payment_id and r.attempt = a.number
+                                             and not r.counts_against_payment
+                                           order by r.created_at desc, r.id desc limit 1) r on true
                         where a.orphaned_at is not null and (r.status is null or r.status <> %s) and %s
                         order by a.orphaned_at limit %d""".formatted(UTC, REFUND_FAILED, REFUND_SUCCEEDED,
                         scope.condition("p.merchant_id"), LIMIT),

@@ -204,6 +204,20 @@ public final class FakeAdyen implements AutoCloseable {
                 .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
     }
 
+    /**
+     * Everything Adyen gave back of the payment: its refunds ({@link #refundsOf}) and the reversals that cancelled or
+     * refunded it (`/reversals`, with the payment's whole amount), each with `pspReference`, `reference` (our refund
+     * id) and `amount` in Adyen's units.
+     */
+    public synchronized List<Map<String, Object>> givenBack(String paymentPspReference) {
+        List<Map<String, Object>> all = new ArrayList<>(refundsOf(paymentPspReference));
+        reversals.stream().filter(r -> paymentPspReference.equals(r.get("paymentPspReference"))
+                        && !"none".equals(r.get("action")))
+                .map(r -> (Map<String, Object>) new LinkedHashMap<>(r))
+                .forEach(all::add);
+        return all;
+    }
+
     /** The value for `payments.connectors.adyen.checkout-url`. */
     public String checkoutUrl() {
         return "http://localhost:" + server.port() + "/v71";
@@ -431,6 +445,9 @@ public final class FakeAdyen implements AutoCloseable {
             Map<String, Object> record = new LinkedHashMap<>(result);
             record.put("idempotencyKey", idempotencyKey);
             record.put("action", reversible ? action : "none");
+            if (reversible) {
+                record.put("amount", payment.get("amount"));
+            }
             reversals.add(record);
             Map<String, Object> item;
             if (payment != null) {

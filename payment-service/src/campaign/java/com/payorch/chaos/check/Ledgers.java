@@ -68,7 +68,7 @@ public final class Ledgers {
             String resultCode = String.valueOf(payment.get("resultCode"));
             boolean succeeded = resultCode.equals("Authorised")
                     || (resultCode.equals("Received") && succeededLater.contains(psp));
-            List<PspRefund> refunds = adyen.refundsOf(psp).stream()
+            List<PspRefund> refunds = adyen.givenBack(psp).stream()
                     .map(r -> new PspRefund((String) r.get("pspReference"),
                             ((Number) ((Map<?, ?>) r.get("amount")).get("value")).longValue(),
                             failedRefunds.contains((String) r.get("pspReference")) ? "refused"

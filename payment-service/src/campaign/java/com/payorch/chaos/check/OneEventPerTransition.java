@@ -19,9 +19,10 @@ import tools.jackson.databind.JsonNode;
  *       {@code payment.processing}, to COMPLETED → {@code payment.completed}, to FAILED → {@code payment.failed},
  *       RETRY (to PENDING) → none; each with {@code data.version} = that ordinal. The payment's {@code payment.*}
  *       events, keyed (type, data.version), must match the transitions' expected keys one to one;</li>
- *   <li>refunds (their own life cycle, PENDING → SUCCEEDED | FAILED): one {@code refund.created}, and one
- *       {@code refund.succeeded} / {@code refund.failed} exactly when the refund is SUCCEEDED / FAILED, matched by
- *       {@code data.refundId}; no refund event for an unknown refund;</li>
+ *   <li>refunds (their own life cycle, PENDING → SUCCEEDED | FAILED, SUCCEEDED → FAILED by REVERSE): one
+ *       {@code refund.created}, and one {@code refund.succeeded} / {@code refund.failed} exactly when the refund is
+ *       SUCCEEDED / FAILED, or, for a reversed one, one {@code refund.succeeded} and one {@code refund.reversed},
+ *       matched by {@code data.refundId}; no refund event for an unknown refund;</li>
  *   <li>orphaned attempts: one {@code charge.orphaned} (by payment and {@code data.attempt}) per attempt with
  *       {@code orphaned_at}, none for another.</li>
  * </ul>
@@ -88,10 +89,15 @@ final class OneEventPerTransition implements Invariant {
             int created = refundEvents.getOrDefault(refund.id() + " refund.created", 0);
             int succeeded = refundEvents.getOrDefault(refund.id() + " refund.succeeded", 0);
             int failed = refundEvents.getOrDefault(refund.id() + " refund.failed", 0);
-            if (created != 1 || succeeded != (refund.status().equals("SUCCEEDED") ? 1 : 0)
-                    || failed != (refund.status().equals("FAILED") ? 1 : 0)) {
+            int reversed = refundEvents.getOrDefault(refund.id() + " refund.reversed", 0);
+            // REVERSE (SUCCEEDED -> FAILED, the connector took the refund back) writes refund.reversed, not failed.
+            boolean wasReversed = reversed == 1 && refund.status().equals("FAILED");
+            boolean expected = wasReversed ? created == 1 && succeeded == 1 && failed == 0
+                    : created == 1 && reversed == 0 && succeeded == (refund.status().equals("SUCCEEDED") ? 1 : 0)
+                            && failed == (refund.status().equals("FAILED") ? 1 : 0);
+            if (!expected) {
                 problems.add("refund " + refund.id() + " (" + refund.status() + ") has " + created + " created, "
-                        + succeeded + " succeeded, " + failed + " failed events");
+                        + succeeded + " succeeded, " + failed + " failed, " + reversed + " reversed events");
                 offending.add(refund.paymentId());
             }
         }

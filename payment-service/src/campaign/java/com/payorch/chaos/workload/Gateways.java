@@ -294,7 +294,7 @@ final class Gateways {
     }
 
     private @Nullable Message adyenReversal(Known.Refund refund) {
-        for (Map<String, Object> adyenRefund : targets.adyen().refundsOf(refund.payment().chargedReference)) {
+        for (Map<String, Object> adyenRefund : targets.adyen().givenBack(refund.payment().chargedReference)) {
             if (refund.id().equals(String.valueOf(adyenRefund.get("reference")))) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> amount = (Map<String, Object>) adyenRefund.get("amount");
@@ -470,7 +470,7 @@ final class Gateways {
             if (!mayHaveRefunds || "Refused".equals(String.valueOf(payment.get("resultCode")))) {
                 continue;
             }
-            for (Map<String, Object> refund : adyen.refundsOf(psp)) {
+            for (Map<String, Object> refund : adyen.givenBack(psp)) {
                 String refundPsp = String.valueOf(refund.get("pspReference"));
                 String refundKey = "adyen:" + refundPsp + ":REFUND";
                 if (messages.containsKey(refundKey)) {

@@ -86,7 +86,7 @@ public final class WorldFacts implements CampaignFacts {
             String psp = (String) payment.get("pspReference");
             Map<?, ?> amount = (Map<?, ?>) payment.get("amount");
             String resultCode = String.valueOf(payment.get("resultCode"));
-            List<PspRefund> refunds = world.adyen().refundsOf(psp).stream()
+            List<PspRefund> refunds = world.adyen().givenBack(psp).stream()
                     .map(r -> new PspRefund((String) r.get("pspReference"),
                             ((Number) ((Map<?, ?>) r.get("amount")).get("value")).longValue(),
                             refusedRefunds.contains((String) r.get("pspReference")) ? "refused"
