@@ -92,10 +92,10 @@ final class OneEventPerTransition implements Invariant {
             int reversed = refundEvents.getOrDefault(refund.id() + " refund.reversed", 0);
             // REVERSE (SUCCEEDED -> FAILED, the connector took the refund back) writes refund.reversed, not failed.
             boolean wasReversed = reversed == 1 && refund.status().equals("FAILED");
-            boolean expected = wasReversed ? created == 1 && succeeded == 1 && failed == 0
+            boolean asExpected = wasReversed ? created == 1 && succeeded == 1 && failed == 0
                     : created == 1 && reversed == 0 && succeeded == (refund.status().equals("SUCCEEDED") ? 1 : 0)
                             && failed == (refund.status().equals("FAILED") ? 1 : 0);
-            if (!expected) {
+            if (!asExpected) {
                 problems.add("refund " + refund.id() + " (" + refund.status() + ") has " + created + " created, "
                         + succeeded + " succeeded, " + failed + " failed, " + reversed + " reversed events");
                 offending.add(refund.paymentId());
