@@ -15,14 +15,22 @@ import java.util.OptionalLong;
  * @param exponents  the connector's exponent where it differs from ISO 4217 (upper-case currency codes)
  * @param maxDigits  the most digits an amount may have in the connector's units (0: no limit)
  * @param source     where the table comes from (the PSP's page), shown in refusals and docs
+ * @param multiples  where an amount in the connector's units must be a multiple of a step (Stripe: the last digit of
+ *                   a three-decimal currency must be 0)
  */
-public record CurrencyUnits(Map<String, Integer> exponents, int maxDigits, String source) {
+public record CurrencyUnits(Map<String, Integer> exponents, int maxDigits, String source,
+                            Map<String, Long> multiples) {
 
     /** ISO 4217 exponents, no limit: what the sandbox and connectors without a table use. */
     public static final CurrencyUnits ISO = new CurrencyUnits(Map.of(), 0, "ISO 4217");
 
     public CurrencyUnits {
         exponents = Map.copyOf(exponents);
+        multiples = Map.copyOf(multiples);
+    }
+
+    public CurrencyUnits(Map<String, Integer> exponents, int maxDigits, String source) {
+        this(exponents, maxDigits, source, Map.of());
     }
 
     /** The ISO 4217 exponent (2 for a currency Java does not know, as the API treats it). */
@@ -60,6 +68,10 @@ public record CurrencyUnits(Map<String, Integer> exponents, int maxDigits, Strin
             converted = isoAmount / divisor;
         }
         if (maxDigits > 0 && Long.toString(Math.abs(converted)).length() > maxDigits) {
+            return OptionalLong.empty();
+        }
+        Long step = multiples.get(currency.toUpperCase(Locale.ROOT));
+        if (step != null && converted % step != 0) {
             return OptionalLong.empty();
         }
         return OptionalLong.of(converted);

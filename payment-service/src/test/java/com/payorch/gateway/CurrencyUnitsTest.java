@@ -44,4 +44,11 @@ class CurrencyUnitsTest {
         assertThat(eightDigits.toConnector(100_000_000, "EUR")).isEmpty();
         assertThat(adyenLike.toConnector(Long.MAX_VALUE / 10, "CLP")).as("overflow").isEmpty();
     }
+
+    @Test
+    void aStepInTheConnectorsUnitsRefusesAmountsBetweenSteps() {
+        CurrencyUnits threeDecimals = new CurrencyUnits(Map.of(), 8, "test", Map.of("KWD", 10L));
+        assertThat(threeDecimals.toConnector(5120, "KWD")).hasValue(5120);
+        assertThat(threeDecimals.toConnector(5124, "KWD")).isEmpty();
+    }
 }

@@ -18,7 +18,7 @@ import java.util.Set;
  *   <li>HUF and TWD: two decimals in charges as in ISO (whole units only for payouts, which this service does not
  *       make); listed so the table says it was considered.</li>
  *   <li>Three-decimal (BHD, JOD, KWD, OMR, TND): as ISO, but "the least-significant (last) digit" must be 0
- *       ({@link #expressible}).</li>
+ *       (the table's {@code multiples}, so create refuses such an amount).</li>
  *   <li>At most 8 digits in Stripe's units ("amount must be no more than 99,999,999", error {@code amount_too_large}).</li>
  * </ul>
  */
@@ -33,7 +33,7 @@ public final class StripeCurrencies {
 
     public static final int MAX_DIGITS = 8;
 
-    public static final CurrencyUnits UNITS = new CurrencyUnits(exponents(), MAX_DIGITS, SOURCE);
+    public static final CurrencyUnits UNITS = new CurrencyUnits(exponents(), MAX_DIGITS, SOURCE, multiples());
 
     private StripeCurrencies() {
     }
@@ -48,10 +48,14 @@ public final class StripeCurrencies {
         return exponents;
     }
 
-    /**
-     * Whether Stripe accepts this amount, already in its units: what {@link CurrencyUnits} cannot say, a
-     * three-decimal amount ending in a digit other than 0 (refused by Stripe's payment partners).
-     */
+    /** Three-decimal amounts must end in 0 (refused by Stripe's payment partners otherwise). */
+    private static Map<String, Long> multiples() {
+        Map<String, Long> multiples = new HashMap<>();
+        THREE_DECIMAL.forEach(code -> multiples.put(code, 10L));
+        return multiples;
+    }
+
+    /** Whether Stripe accepts this amount, already in its units (the table's step, checked once more). */
     static boolean expressible(long stripeAmount, String currency) {
         return !THREE_DECIMAL.contains(currency.toUpperCase(Locale.ROOT)) || stripeAmount % 10 == 0;
     }
