@@ -190,8 +190,15 @@ public class StripeWebhooks {
         return Integer.valueOf(value);
     }
 
-    /** Stripe's amount back in ISO 4217 minor units (ISK 500 at Stripe is ISK 5). */
+    /**
+     * Stripe's amount back in ISO 4217 minor units (ISK 500 at Stripe is ISK 5). An amount Stripe never sends (below 1
+     * or beyond its 8 digits) makes the event malformed, whoever's object it is about.
+     */
     private static long isoAmount(long stripeAmount, String currency) {
+        if (stripeAmount < 1 || Long.toString(stripeAmount).length() > StripeCurrencies.MAX_DIGITS) {
+            throw new WebhookInvalid("The amount " + stripeAmount + " is not one Stripe sends (1 to "
+                    + StripeCurrencies.MAX_DIGITS + " digits).");
+        }
         return StripeCurrencies.UNITS.toIso(stripeAmount, currency).orElseThrow(() -> new WebhookInvalid(
                 "The amount " + stripeAmount + " " + currency + " has no exact ISO 4217 form."));
     }
