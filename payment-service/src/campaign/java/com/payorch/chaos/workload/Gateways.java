@@ -430,12 +430,29 @@ final class Gateways {
 
     // ---- Adyen
 
+    private final List<Map<String, Object>> adyenCancels = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private int adyen(boolean fullScan) {
         FakeAdyen adyen = targets.adyen();
         if (adyen == null || targets.adyenHmacKey() == null) {
             return 0;
         }
         int pending = 0;
+        // Adyen's answers to the service's cancels by reference (give-up without a look-up): TECHNICAL_CANCEL, as
+        // the fake queued it; kept until the payment's merchant is known.
+        adyen.takeNotifications().stream().filter(item -> "TECHNICAL_CANCEL".equals(item.get("eventCode")))
+                .forEach(adyenCancels::add);
+        for (Map<String, Object> item : List.copyOf(adyenCancels)) {
+            String paymentId = String.valueOf(item.get("merchantReference"));
+            Merchant merchant = merchantOf(paymentId, "adyen");
+            if (merchant == null) {
+                pending++;
+                continue;
+            }
+            adyenCancels.remove(item);
+            queue(adyenMessage("adyen:" + item.get("pspReference") + ":TECHNICAL_CANCEL", merchant, paymentId,
+                    item));
+        }
         for (Map<String, Object> payment : adyen.payments()) {
             if (timeUp()) {
                 return pending + 1;
@@ -462,6 +479,8 @@ final class Gateways {
                 item.put("value", ((Number) amount.get("value")).longValue());
                 item.put("currency", amount.get("currency"));
                 item.put("reason", success ? "" : "Refused");
+                // Adyen returns the /payments metadata (the attempt) as additionalData.metadata.<key>.
+                item.put("additionalData", adyenMetadata(payment));
                 queue(adyenMessage(key, merchant, paymentId, item));
             }
             // Refunds of payments the clients refunded; all payments' (orphaned-charge refunds) every 20th round.
@@ -626,5 +645,15 @@ final class Gateways {
             return String.valueOf(map.get(key));
         }
         return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> adyenMetadata(Map<String, Object> payment) {
+        Map<String, String> additional = new LinkedHashMap<>();
+        Object metadata = payment.get("metadata");
+        if (metadata instanceof Map<?, ?> map) {
+            ((Map<String, Object>) map).forEach((key, value) -> additional.put("metadata." + key, String.valueOf(value)));
+        }
+        return additional;
     }
 }
