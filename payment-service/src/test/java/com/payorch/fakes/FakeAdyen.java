@@ -137,6 +137,19 @@ public final class FakeAdyen implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Decides a `Received` payment's outcome, as Adyen does once the shopper's bank answers (auto-capture: authorised
+     * is captured), unless a cancel by reference got there first: returns the payment's state then (`captured`,
+     * `refused`, or `cancelled` when the cancel won). A decided payment keeps its state.
+     */
+    public synchronized String settleReceived(String pspReference, boolean authorise) {
+        Map<String, Object> payment = payment(pspReference);
+        if ("pending".equals(payment.get("state"))) {
+            payment.put("state", authorise ? "captured" : "refused");
+        }
+        return String.valueOf(payment.get("state"));
+    }
+
     /** Queues REFUND_FAILED for a refund the fake holds (the card scheme rejected it after Adyen accepted it). */
     public synchronized FakeAdyen refundFailed(String refundPspReference) {
         return refundEvent("REFUND_FAILED", refundPspReference, "Refund Failed");

@@ -469,7 +469,11 @@ final class Gateways {
                 }
                 // `Received` (pm_card_processing) is authorised by its notification: the fake records no later
                 // outcome, so "authorised" keeps its ledger (a processed payment that is not refused) the truth.
-                boolean success = !"Refused".equals(String.valueOf(payment.get("resultCode")));
+                String resultCode = String.valueOf(payment.get("resultCode"));
+                boolean success = "Received".equals(resultCode) || "Pending".equals(resultCode)
+                        // decided now, unless the service's cancel by reference cancelled it first
+                        ? "captured".equals(adyen.settleReceived(psp, true))
+                        : !"Refused".equals(resultCode);
                 @SuppressWarnings("unchecked")
                 Map<String, Object> amount = (Map<String, Object>) payment.get("amount");
                 Map<String, Object> item = new LinkedHashMap<>();
