@@ -8,11 +8,9 @@ import com.adyen.model.checkout.Amount;
 import com.adyen.model.checkout.CardDetails;
 import com.adyen.model.checkout.CheckoutPaymentMethod;
 import com.adyen.model.checkout.PaymentRefundRequest;
-import com.adyen.model.checkout.PaymentRefundResponse;
 import com.adyen.model.checkout.PaymentRequest;
 import com.adyen.model.checkout.PaymentResponse;
 import com.adyen.model.checkout.PaymentReversalRequest;
-import com.adyen.model.checkout.PaymentReversalResponse;
 import com.adyen.model.checkout.StandalonePaymentCancelRequest;
 import com.adyen.model.checkout.StandalonePaymentCancelResponse;
 import com.adyen.service.checkout.ModificationsApi;
@@ -160,26 +158,14 @@ public final class AdyenGateway implements PaymentGateway {
         if (request.orphanedCharge()) {
             return reverse(request, about);
         }
-        return Mono.fromCallable(() -> {
-            AdyenAccounts.Account account = account(about);
+        return modification(request, about, "refund", (account, options) -> {
             PaymentRefundRequest refund = new PaymentRefundRequest()
                     .amount(adyenAmount(request.amount(), request.currency(), "refund " + request.refundId()))
                     .merchantAccount(account.getMerchantAccount())
                     .reference(request.refundId());
-            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
-            try {
-                PaymentRefundResponse response = modifications(request.merchantId(), account)
-                        .refundCapturedPayment(request.chargeReference(), refund, options);
-                if (response.getPspReference() == null) {
-                    throw new GatewayException("Adyen refund " + request.refundId() + ": no pspReference,"
-                            + " outcome unknown");
-                }
-                return new RefundOutcome(request.refundId(), NAME, response.getPspReference(),
-                        GatewayStatus.PROCESSING, null);
-            } catch (ApiException | IOException | RuntimeException e) {
-                throw translate(about, e);
-            }
-        }).subscribeOn(scheduler);
+            return modifications(request.merchantId(), account)
+                    .refundCapturedPayment(request.chargeReference(), refund, options).getPspReference();
+        });
     }
 
     /**
@@ -189,21 +175,37 @@ public final class AdyenGateway implements PaymentGateway {
      * (merchantReference of the `CANCEL_OR_REFUND` notification) and the `Idempotency-Key`.
      */
     private Mono<RefundOutcome> reverse(RefundRequest request, ChargeRequest about) {
-        return Mono.fromCallable(() -> {
-            AdyenAccounts.Account account = account(about);
+        return modification(request, about, "reversal", (account, options) -> {
             PaymentReversalRequest reversal = new PaymentReversalRequest()
                     .merchantAccount(account.getMerchantAccount())
                     .reference(request.refundId());
+            return modifications(request.merchantId(), account)
+                    .refundOrCancelPayment(request.chargeReference(), reversal, options).getPspReference();
+        });
+    }
+
+    /** One call of Adyen's modifications API that gives money back: the pspReference it answers. */
+    @FunctionalInterface
+    private interface GiveBack {
+        String send(AdyenAccounts.Account account, RequestOptions options) throws ApiException, IOException;
+    }
+
+    /**
+     * Sends a refund or a reversal with the refund id as its key: PROCESSING with Adyen's pspReference (the outcome
+     * comes by notification); no pspReference is an unknown outcome.
+     */
+    private Mono<RefundOutcome> modification(RefundRequest request, ChargeRequest about, String what,
+                                             GiveBack giveBack) {
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(about);
             RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
             try {
-                PaymentReversalResponse response = modifications(request.merchantId(), account)
-                        .refundOrCancelPayment(request.chargeReference(), reversal, options);
-                if (response.getPspReference() == null) {
-                    throw new GatewayException("Adyen reversal " + request.refundId() + ": no pspReference,"
+                String pspReference = giveBack.send(account, options);
+                if (pspReference == null) {
+                    throw new GatewayException("Adyen " + what + " " + request.refundId() + ": no pspReference,"
                             + " outcome unknown");
                 }
-                return new RefundOutcome(request.refundId(), NAME, response.getPspReference(),
-                        GatewayStatus.PROCESSING, null);
+                return new RefundOutcome(request.refundId(), NAME, pspReference, GatewayStatus.PROCESSING, null);
             } catch (ApiException | IOException | RuntimeException e) {
                 throw translate(about, e);
             }
