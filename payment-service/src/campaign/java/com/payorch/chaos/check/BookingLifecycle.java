@@ -18,7 +18,8 @@ import java.util.Set;
  *       {@code bookings.payment_id} is that payment and {@code activated_at} is set;</li>
  *   <li>transitions to COMPLETED over its payments ({@code payment_transitions}): one if activated, else none;
  *       {@code booking.activated} events (merchant_id, booking_id): one if activated, else none;</li>
- *   <li>CANCELLED iff the completed payment's {@code amount_refunded} equals its amount; {@code cancelled_at} set iff
+ *   <li>CANCELLED iff the completed payment's {@code amount_refunded} equals its amount (or did, before refunds of it
+ *       were reversed: a reversal leaves the booking CANCELLED); {@code cancelled_at} set iff
  *       CANCELLED; {@code booking.cancelled} events: one if CANCELLED, else none.</li>
  * </ul>
  * Offending keys: booking ids.
@@ -41,6 +42,17 @@ final class BookingLifecycle implements Invariant {
                 .forEach(t -> completions.merge(t.paymentId(), 1, Integer::sum));
         Map<String, Integer> activatedEvents = new HashMap<>();
         Map<String, Integer> cancelledEvents = new HashMap<>();
+        // Refunds the connector reported failed after they succeeded (REVERSE): their amount is refundable again, but
+        // a booking their full refund cancelled stays CANCELLED (contract v3).
+        Map<String, Long> refundAmounts = new HashMap<>();
+        db.refunds().forEach(r -> refundAmounts.put(r.id(), r.amount()));
+        Map<String, Long> reversedByPayment = new HashMap<>();
+        for (Snapshot.Event event : db.events()) {
+            if (event.type().equals("refund.reversed") && event.paymentId() != null) {
+                String refundId = Operations.json(event.data()).path("refundId").asText("?");
+                reversedByPayment.merge(event.paymentId(), refundAmounts.getOrDefault(refundId, 0L), Long::sum);
+            }
+        }
         for (Snapshot.Event event : db.events()) {
             if (event.bookingId() == null) {
                 continue;
@@ -80,6 +92,11 @@ final class BookingLifecycle implements Invariant {
             } else {
                 boolean refundedInFull = activated && completed.get(0).amountRefunded() == completed.get(0).amount();
                 boolean isCancelled = booking.status().equals("CANCELLED");
+                if (isCancelled && !refundedInFull && activated) {
+                    Snapshot.Payment paid = completed.get(0);
+                    refundedInFull = paid.amountRefunded() + reversedByPayment.getOrDefault(paid.id(), 0L)
+                            >= paid.amount();
+                }
                 int cancellations = cancelledEvents.getOrDefault(key, 0);
                 if (isCancelled != refundedInFull) {
                     problem = "status " + booking.status() + " but its payment refunded "
