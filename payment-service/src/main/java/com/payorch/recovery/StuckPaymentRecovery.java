@@ -191,12 +191,13 @@ public class StuckPaymentRecovery {
         if (CANCEL_REQUESTED.equals(stuck.attention())) {
             return Mono.empty(); // asked already: its confirmation, or a person, settles it
         }
-        return gateway.cancelByReference(stuck.chargeRequest())
-                .then(Mono.defer(() -> {
-                    log.warn("Payment {} attempt {}: {} ({})", stuck.payment().id(), stuck.payment().attempt(),
-                            CANCEL_REQUESTED, why);
-                    return attention(stuck, CANCEL_REQUESTED);
-                }))
+        // Recorded before the request: the connector's confirmation can arrive before its answer, and it binds to
+        // the attempt awaiting a cancel.
+        log.warn("Payment {} attempt {}: {} ({})", stuck.payment().id(), stuck.payment().attempt(), CANCEL_REQUESTED,
+                why);
+        return attention(stuck, CANCEL_REQUESTED)
+                .then(Mono.defer(() -> gateway.cancelByReference(stuck.chargeRequest())))
+                .then(Mono.<Payment>empty())
                 .onErrorResume(GatewayException.class, e -> attention(stuck,
                         e instanceof ConnectorRefusedException ? why : why + "; cancel by reference failed: "
                                 + e.getMessage()));
