@@ -10,8 +10,11 @@ enum LifecycleState {
     NEW,
     PENDING,
     PROCESSING,
+    AUTHORIZED,
+    CAPTURING,
     COMPLETED,
-    FAILED;
+    FAILED,
+    CANCELLED;
 
     static LifecycleState of(@Nullable PaymentStatus status) {
         if (status == null) {
@@ -20,8 +23,11 @@ enum LifecycleState {
         return switch (status) {
             case PENDING -> PENDING;
             case PROCESSING -> PROCESSING;
+            case AUTHORIZED -> AUTHORIZED;
+            case CAPTURING -> CAPTURING;
             case COMPLETED -> COMPLETED;
             case FAILED -> FAILED;
+            case CANCELLED -> CANCELLED;
         };
     }
 
@@ -29,8 +35,11 @@ enum LifecycleState {
         return switch (this) {
             case PENDING -> PaymentStatus.PENDING;
             case PROCESSING -> PaymentStatus.PROCESSING;
+            case AUTHORIZED -> PaymentStatus.AUTHORIZED;
+            case CAPTURING -> PaymentStatus.CAPTURING;
             case COMPLETED -> PaymentStatus.COMPLETED;
             case FAILED -> PaymentStatus.FAILED;
+            case CANCELLED -> PaymentStatus.CANCELLED;
             case NEW -> throw new IllegalStateException("NEW is not a payment status: no transition leads to it");
         };
     }

@@ -6,5 +6,13 @@ public enum PaymentEvent {
     SUBMIT,
     SUCCEED,
     FAIL,
-    RETRY
+    RETRY,
+    /** The connector holds the money of a manual-capture payment. */
+    AUTHORIZE,
+    /** A capture of the held money was sent. */
+    CAPTURE,
+    /** The connector refused the capture: the money is still held. */
+    CAPTURE_FAIL,
+    /** The hold was released (or a manual payment not yet authorised was cancelled) at the connector. */
+    CANCEL
 }

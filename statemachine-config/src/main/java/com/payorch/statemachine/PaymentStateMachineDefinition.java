@@ -1,5 +1,8 @@
 package com.payorch.statemachine;
 
+import static com.payorch.statemachine.LifecycleState.AUTHORIZED;
+import static com.payorch.statemachine.LifecycleState.CANCELLED;
+import static com.payorch.statemachine.LifecycleState.CAPTURING;
 import static com.payorch.statemachine.LifecycleState.COMPLETED;
 import static com.payorch.statemachine.LifecycleState.FAILED;
 import static com.payorch.statemachine.LifecycleState.NEW;
@@ -27,7 +30,7 @@ final class PaymentStateMachineDefinition {
             builder.configureConfiguration()
                     .withConfiguration()
                     .autoStartup(false);
-            // COMPLETED is terminal because no transition leaves it; FAILED only leaves by RETRY.
+            // COMPLETED and CANCELLED are terminal because no transition leaves them; FAILED only leaves by RETRY.
             builder.configureStates()
                     .withStates()
                     .initial(NEW)
@@ -38,7 +41,16 @@ final class PaymentStateMachineDefinition {
                     .withExternal().source(PENDING).target(FAILED).event(PaymentEvent.FAIL).and()
                     .withExternal().source(PROCESSING).target(COMPLETED).event(PaymentEvent.SUCCEED).and()
                     .withExternal().source(PROCESSING).target(FAILED).event(PaymentEvent.FAIL).and()
-                    .withExternal().source(FAILED).target(PENDING).event(PaymentEvent.RETRY);
+                    .withExternal().source(FAILED).target(PENDING).event(PaymentEvent.RETRY).and()
+                    // Manual capture (holds): authorised, captured later or released.
+                    .withExternal().source(PROCESSING).target(AUTHORIZED).event(PaymentEvent.AUTHORIZE).and()
+                    .withExternal().source(AUTHORIZED).target(CAPTURING).event(PaymentEvent.CAPTURE).and()
+                    .withExternal().source(CAPTURING).target(COMPLETED).event(PaymentEvent.SUCCEED).and()
+                    .withExternal().source(CAPTURING).target(AUTHORIZED).event(PaymentEvent.CAPTURE_FAIL).and()
+                    .withExternal().source(AUTHORIZED).target(CANCELLED).event(PaymentEvent.CANCEL).and()
+                    // A manual payment the connector confirms cancelled before it was authorised.
+                    .withExternal().source(PENDING).target(CANCELLED).event(PaymentEvent.CANCEL).and()
+                    .withExternal().source(PROCESSING).target(CANCELLED).event(PaymentEvent.CANCEL);
             return builder.createFactory();
         } catch (Exception e) {
             throw new IllegalStateException("Invalid payment state machine definition", e);

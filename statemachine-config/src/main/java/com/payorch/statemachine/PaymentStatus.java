@@ -4,17 +4,26 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
-/** The status of a payment, as seen by the rest of the application. */
+/**
+ * The status of a payment, as seen by the rest of the application. AUTHORIZED, CAPTURING and CANCELLED belong to
+ * manual-capture payments (holds): money held, a capture sent, a hold released.
+ */
 public enum PaymentStatus {
     PENDING,
     PROCESSING,
+    AUTHORIZED,
+    CAPTURING,
     COMPLETED,
-    FAILED;
+    FAILED,
+    CANCELLED;
 
     /** Waiting for the connector's outcome: what the recovery jobs and the console watch. */
     public static final Set<PaymentStatus> UNSETTLED = Collections.unmodifiableSet(EnumSet.of(PENDING, PROCESSING));
 
     /** Holding its booking: at most one such payment per booking (the booking guard). */
     public static final Set<PaymentStatus> LIVE =
-            Collections.unmodifiableSet(EnumSet.of(PENDING, PROCESSING, COMPLETED));
+            Collections.unmodifiableSet(EnumSet.of(PENDING, PROCESSING, AUTHORIZED, CAPTURING, COMPLETED));
+
+    /** Money held at the connector and not taken yet (a hold, or a hold whose capture was sent). */
+    public static final Set<PaymentStatus> HELD = Collections.unmodifiableSet(EnumSet.of(AUTHORIZED, CAPTURING));
 }

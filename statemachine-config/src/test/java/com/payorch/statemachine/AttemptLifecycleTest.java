@@ -104,6 +104,9 @@ class AttemptLifecycleTest {
         PaymentLifecycle payments = new PaymentLifecycle();
         TransitionTable.rows()
                 .filter(row -> row.expected() != null && row.event() != PaymentEvent.RETRY)
+                // The attempt life cycle models automatic capture; a hold's steps are the payment's own.
+                .filter(row -> AUTOMATIC_CAPTURE.contains(row.expected())
+                        && (row.from() == null || AUTOMATIC_CAPTURE.contains(row.from())))
                 .forEach(row -> StepVerifier.create(lifecycle.next(attemptStatus(row.from()),
                                 AttemptEvent.valueOf(row.event().name())))
                         .expectNext(attemptStatus(row.expected()))
@@ -121,6 +124,9 @@ class AttemptLifecycleTest {
         assertThatNullPointerException().isThrownBy(() -> lifecycle.next(AttemptStatus.PENDING, null));
     }
 
+    private static final java.util.Set<PaymentStatus> AUTOMATIC_CAPTURE = java.util.EnumSet.of(PaymentStatus.PENDING,
+            PaymentStatus.PROCESSING, PaymentStatus.COMPLETED, PaymentStatus.FAILED);
+
     private static @Nullable AttemptStatus attemptStatus(@Nullable PaymentStatus payment) {
         if (payment == null) {
             return null;
@@ -130,6 +136,7 @@ class AttemptLifecycleTest {
             case PROCESSING -> AttemptStatus.PROCESSING;
             case COMPLETED -> AttemptStatus.SUCCEEDED;
             case FAILED -> AttemptStatus.FAILED;
+            default -> throw new IllegalArgumentException(payment + " is not a step of the attempt life cycle");
         };
     }
 }

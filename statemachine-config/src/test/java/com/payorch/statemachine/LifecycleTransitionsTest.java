@@ -20,7 +20,14 @@ class LifecycleTransitionsTest {
                 new LifecycleTransition("PENDING", "FAIL", "FAILED"),
                 new LifecycleTransition("PROCESSING", "SUCCEED", "COMPLETED"),
                 new LifecycleTransition("PROCESSING", "FAIL", "FAILED"),
-                new LifecycleTransition("FAILED", "RETRY", "PENDING"));
+                new LifecycleTransition("FAILED", "RETRY", "PENDING"),
+                new LifecycleTransition("PROCESSING", "AUTHORIZE", "AUTHORIZED"),
+                new LifecycleTransition("AUTHORIZED", "CAPTURE", "CAPTURING"),
+                new LifecycleTransition("CAPTURING", "SUCCEED", "COMPLETED"),
+                new LifecycleTransition("CAPTURING", "CAPTURE_FAIL", "AUTHORIZED"),
+                new LifecycleTransition("AUTHORIZED", "CANCEL", "CANCELLED"),
+                new LifecycleTransition("PENDING", "CANCEL", "CANCELLED"),
+                new LifecycleTransition("PROCESSING", "CANCEL", "CANCELLED"));
     }
 
     @Test

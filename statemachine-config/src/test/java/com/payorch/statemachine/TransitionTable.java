@@ -20,38 +20,37 @@ final class TransitionTable {
     }
 
     private static final PaymentStatus NONE = null;
-    private static final PaymentStatus REFUSED = null;
 
-    static final List<Row> ROWS = List.of(
+    /** Every allowed transition, written out by hand; every other (from, event) pair is refused. */
+    private static final List<Row> ALLOWED = List.of(
             new Row(NONE, PaymentEvent.CREATE, PaymentStatus.PENDING),
-            new Row(NONE, PaymentEvent.SUBMIT, REFUSED),
-            new Row(NONE, PaymentEvent.SUCCEED, REFUSED),
-            new Row(NONE, PaymentEvent.FAIL, REFUSED),
-            new Row(NONE, PaymentEvent.RETRY, REFUSED),
-
-            new Row(PaymentStatus.PENDING, PaymentEvent.CREATE, REFUSED),
             new Row(PaymentStatus.PENDING, PaymentEvent.SUBMIT, PaymentStatus.PROCESSING),
-            new Row(PaymentStatus.PENDING, PaymentEvent.SUCCEED, REFUSED),
             new Row(PaymentStatus.PENDING, PaymentEvent.FAIL, PaymentStatus.FAILED),
-            new Row(PaymentStatus.PENDING, PaymentEvent.RETRY, REFUSED),
-
-            new Row(PaymentStatus.PROCESSING, PaymentEvent.CREATE, REFUSED),
-            new Row(PaymentStatus.PROCESSING, PaymentEvent.SUBMIT, REFUSED),
+            new Row(PaymentStatus.PENDING, PaymentEvent.CANCEL, PaymentStatus.CANCELLED),
             new Row(PaymentStatus.PROCESSING, PaymentEvent.SUCCEED, PaymentStatus.COMPLETED),
             new Row(PaymentStatus.PROCESSING, PaymentEvent.FAIL, PaymentStatus.FAILED),
-            new Row(PaymentStatus.PROCESSING, PaymentEvent.RETRY, REFUSED),
-
-            new Row(PaymentStatus.COMPLETED, PaymentEvent.CREATE, REFUSED),
-            new Row(PaymentStatus.COMPLETED, PaymentEvent.SUBMIT, REFUSED),
-            new Row(PaymentStatus.COMPLETED, PaymentEvent.SUCCEED, REFUSED),
-            new Row(PaymentStatus.COMPLETED, PaymentEvent.FAIL, REFUSED),
-            new Row(PaymentStatus.COMPLETED, PaymentEvent.RETRY, REFUSED),
-
-            new Row(PaymentStatus.FAILED, PaymentEvent.CREATE, REFUSED),
-            new Row(PaymentStatus.FAILED, PaymentEvent.SUBMIT, REFUSED),
-            new Row(PaymentStatus.FAILED, PaymentEvent.SUCCEED, REFUSED),
-            new Row(PaymentStatus.FAILED, PaymentEvent.FAIL, REFUSED),
+            new Row(PaymentStatus.PROCESSING, PaymentEvent.AUTHORIZE, PaymentStatus.AUTHORIZED),
+            new Row(PaymentStatus.PROCESSING, PaymentEvent.CANCEL, PaymentStatus.CANCELLED),
+            new Row(PaymentStatus.AUTHORIZED, PaymentEvent.CAPTURE, PaymentStatus.CAPTURING),
+            new Row(PaymentStatus.AUTHORIZED, PaymentEvent.CANCEL, PaymentStatus.CANCELLED),
+            new Row(PaymentStatus.CAPTURING, PaymentEvent.SUCCEED, PaymentStatus.COMPLETED),
+            new Row(PaymentStatus.CAPTURING, PaymentEvent.CAPTURE_FAIL, PaymentStatus.AUTHORIZED),
             new Row(PaymentStatus.FAILED, PaymentEvent.RETRY, PaymentStatus.PENDING));
+
+    /** The allowed rows, then a refused row for every other (from, event) pair. */
+    static final List<Row> ROWS = rowsForEveryPair();
+
+    private static List<Row> rowsForEveryPair() {
+        List<Row> rows = new ArrayList<>(ALLOWED);
+        for (PaymentStatus from : allFromValues()) {
+            for (PaymentEvent event : PaymentEvent.values()) {
+                if (ALLOWED.stream().noneMatch(row -> row.from() == from && row.event() == event)) {
+                    rows.add(new Row(from, event, null));
+                }
+            }
+        }
+        return List.copyOf(rows);
+    }
 
     private TransitionTable() {
     }
