@@ -15,6 +15,7 @@ import reactor.core.publisher.Mono;
 public class BookingStore {
 
     private static final String ACTIVE = SqlLiterals.of(com.payorch.statemachine.BookingStatus.ACTIVE);
+    private static final String CANCELLED = SqlLiterals.of(com.payorch.statemachine.BookingStatus.CANCELLED);
     private static final String AWAITING_PAYMENT = SqlLiterals.of(com.payorch.statemachine.BookingStatus.AWAITING_PAYMENT);
 
     private final DatabaseClient db;
@@ -34,6 +35,25 @@ public class BookingStore {
                         set status = %s, payment_id = :payment, activated_at = :at, updated_at = :at,
                             version = version + 1
                         where merchant_id = :merchant and id = :id and status = %s""".formatted(ACTIVE, AWAITING_PAYMENT))
+                .bind("payment", paymentId)
+                .bind("at", at)
+                .bind("merchant", merchantId)
+                .bind("id", bookingId)
+                .fetch().rowsUpdated()
+                .map(rows -> rows == 1);
+    }
+
+    /**
+     * Cancels the booking this payment activated, unless it is cancelled already: a conditional update, so it happens
+     * once. A booking another payment activated, or none did, is left alone. Answers whether this call cancelled it.
+     * Runs in the caller's transaction (the one that moves the payment to CANCELLED).
+     */
+    public Mono<Boolean> cancel(String merchantId, String bookingId, String paymentId, Instant at) {
+        return db.sql("""
+                        update bookings
+                        set status = %s, cancelled_at = :at, updated_at = :at, version = version + 1
+                        where merchant_id = :merchant and id = :id and payment_id = :payment and status = %s"""
+                        .formatted(CANCELLED, ACTIVE))
                 .bind("payment", paymentId)
                 .bind("at", at)
                 .bind("merchant", merchantId)

@@ -1,5 +1,7 @@
 package com.payorch.connectors;
 
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorRefusedException;
@@ -104,6 +106,17 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
         return Mono.defer(() -> connectorFor(request).find(request));
+    }
+
+    /** A capture or a cancel goes to the connector of the authorised attempt, never elsewhere. */
+    @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        return Mono.defer(() -> connectorFor(request.charge()).capture(request));
+    }
+
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        return Mono.defer(() -> connectorFor(request.charge()).cancel(request));
     }
 
     /** A refund goes to the connector of the attempt that was charged, never elsewhere. */

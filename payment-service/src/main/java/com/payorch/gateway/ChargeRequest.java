@@ -10,9 +10,22 @@ import org.jspecify.annotations.Nullable;
  * @param connector  the connector the attempt is recorded at; null only where no router is involved (one connector)
  * @param reference  the connector's id of the attempt's charge when it is recorded (a Stripe PaymentIntent id is then
  *                   looked up by id, never searched for); null when no answer of the connector named it yet
+ * @param captureMethod {@link CaptureMethod#MANUAL}: the connector only authorises (a hold), the money is captured
+ *                   later ({@link PaymentGateway#capture}) or released ({@link PaymentGateway#cancel})
  */
 public record ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod,
-                            @Nullable String merchantId, @Nullable String connector, @Nullable String reference) {
+                            @Nullable String merchantId, @Nullable String connector, @Nullable String reference,
+                            CaptureMethod captureMethod) {
+
+    public ChargeRequest {
+        java.util.Objects.requireNonNull(captureMethod, "captureMethod");
+    }
+
+    public ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod,
+                         @Nullable String merchantId, @Nullable String connector, @Nullable String reference) {
+        this(paymentId, attempt, amount, currency, paymentMethod, merchantId, connector, reference,
+                CaptureMethod.AUTOMATIC);
+    }
 
     public ChargeRequest(String paymentId, int attempt, long amount, String currency, String paymentMethod,
                          @Nullable String merchantId, @Nullable String connector) {
@@ -23,17 +36,30 @@ public record ChargeRequest(String paymentId, int attempt, long amount, String c
         this(paymentId, attempt, amount, currency, paymentMethod, null, null, null);
     }
 
+    /** Whether the connector is asked only to authorise (a hold). */
+    public boolean manualCapture() {
+        return captureMethod == CaptureMethod.MANUAL;
+    }
+
+    /** The same attempt with another capture method. */
+    public ChargeRequest capturing(CaptureMethod method) {
+        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, connector, reference,
+                method);
+    }
+
     public String idempotencyKey() {
         return attempt == 1 ? paymentId : paymentId + "-attempt-" + attempt;
     }
 
     /** The same attempt, addressed to another connector (failover after a definite "not charged"). */
     public ChargeRequest at(String otherConnector) {
-        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, otherConnector, null);
+        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, otherConnector, null,
+                captureMethod);
     }
 
     /** The same attempt, with the connector's recorded id of its charge. */
     public ChargeRequest withReference(@Nullable String recorded) {
-        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, connector, recorded);
+        return new ChargeRequest(paymentId, attempt, amount, currency, paymentMethod, merchantId, connector, recorded,
+                captureMethod);
     }
 }

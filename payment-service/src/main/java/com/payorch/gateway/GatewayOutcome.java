@@ -20,7 +20,8 @@ public record GatewayOutcome(String paymentId, int attempt, String connector, St
         Objects.requireNonNull(status, "status");
     }
 
+    /** The money was taken or is held: for a payment that ended without money, an orphaned charge to give back. */
     public boolean tookMoney() {
-        return status == GatewayStatus.SUCCEEDED;
+        return status == GatewayStatus.SUCCEEDED || status == GatewayStatus.AUTHORIZED;
     }
 }

@@ -21,6 +21,16 @@ import reactor.core.publisher.Mono;
  *       id; a {@link GatewayException} when it cannot tell.
  * </ul>
  * A connector that cannot refund yet answers {@link ConnectorRefusedException} (certainly not refunded).
+ * <p>Holds (a {@link ChargeRequest#manualCapture() manual-capture} submit answers {@link GatewayStatus#AUTHORIZED}):
+ * <ul>
+ *   <li>{@link #capture} must be idempotent on {@link CaptureRequest#idempotencyKey()}: the same capture sent again is
+ *       the same capture. Answers SUCCEEDED (captured), PROCESSING (accepted; the connector's notification settles
+ *       it) or CAPTURE_FAILED (refused: the money is still held). Exceptions as for {@link #submit}.
+ *   <li>{@link #cancel} releases the hold, idempotent on {@link CancelRequest#idempotencyKey()}; by the recorded
+ *       reference, else by the service's own reference. Answers CANCELLED (released) or PROCESSING (accepted; the
+ *       connector's notification confirms it). Exceptions as for {@link #submit}.
+ * </ul>
+ * A connector that cannot hold answers {@link ConnectorRefusedException} to both (the defaults).
  */
 public interface PaymentGateway {
 
@@ -34,6 +44,14 @@ public interface PaymentGateway {
     /** A connector that cannot cancel by reference answers {@link ConnectorRefusedException} (the default). */
     default Mono<Void> cancelByReference(ChargeRequest request) {
         return Mono.error(new ConnectorRefusedException("connector " + name() + " cannot cancel by reference"));
+    }
+
+    default Mono<GatewayOutcome> capture(CaptureRequest request) {
+        return Mono.error(new ConnectorRefusedException("connector " + name() + " cannot capture a hold"));
+    }
+
+    default Mono<GatewayOutcome> cancel(CancelRequest request) {
+        return Mono.error(new ConnectorRefusedException("connector " + name() + " cannot release a hold"));
     }
 
     default Mono<RefundOutcome> refund(RefundRequest request) {

@@ -44,6 +44,20 @@ public final class TimeLimitedGateway implements PaymentGateway {
     }
 
     @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        return Mono.defer(() -> gateway.capture(request))
+                .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
+                        + " to capture " + request.number() + " of payment " + request.charge().paymentId())));
+    }
+
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        return Mono.defer(() -> gateway.cancel(request))
+                .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
+                        + " to the release of the hold of payment " + request.charge().paymentId())));
+    }
+
+    @Override
     public Mono<RefundOutcome> refund(RefundRequest request) {
         return Mono.defer(() -> gateway.refund(request))
                 .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout

@@ -4,14 +4,17 @@ import com.payorch.statemachine.PaymentStatus;
 
 /** Where one attempt stands; the current attempt's status follows the payment's. */
 public enum AttemptStatus {
-    PENDING, PROCESSING, SUCCEEDED, FAILED;
+    PENDING, PROCESSING, AUTHORIZED, SUCCEEDED, FAILED, CANCELLED;
 
     static AttemptStatus of(PaymentStatus paymentStatus) {
         return switch (paymentStatus) {
             case PENDING -> PENDING;
             case PROCESSING -> PROCESSING;
+            // A capture in flight: the attempt still holds the money until the connector took it.
+            case AUTHORIZED, CAPTURING -> AUTHORIZED;
             case COMPLETED -> SUCCEEDED;
             case FAILED -> FAILED;
+            case CANCELLED -> CANCELLED;
         };
     }
 }

@@ -9,7 +9,8 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * While a booking has a PENDING, PROCESSING or COMPLETED payment, no other payment for it may become live. The
+ * While a booking has a PENDING, PROCESSING, AUTHORIZED, CAPTURING or COMPLETED payment (or a released hold that
+ * cancelled it), no other payment for it may become live. The
  * partial unique index `payments_one_live_payment_per_booking` decides, under any concurrency; the refused write's
  * transaction rolls back and only then is the booking's live payment read, to answer precisely. (An earlier
  * version also checked before writing; that cost every create a round trip and decided nothing the index does not.)
@@ -48,7 +49,8 @@ class BookingGuard {
 
     /** After the losing transaction rolled back: the same answer the check would have given. */
     <T> Mono<T> refuse(RaceLost race) {
-        // A booking cancelled by a full refund keeps its COMPLETED payment (which the index counts as live).
+        // A booking cancelled by a full refund keeps its COMPLETED payment, and one cancelled by the release of its
+        // hold keeps that CANCELLED payment (the index counts both).
         return bookings.find(race.merchantId, race.bookingId)
                 .filter(booking -> booking.status() == BookingStatus.CANCELLED)
                 .flatMap(booking -> Mono.<T>error(new BookingCancelled(race.bookingId)))

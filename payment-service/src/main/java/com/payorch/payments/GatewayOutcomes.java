@@ -3,6 +3,7 @@ package com.payorch.payments;
 import com.payorch.events.EventStore;
 import com.payorch.events.EventType;
 import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
 import com.payorch.payments.internal.AttemptStore;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
@@ -41,7 +42,7 @@ public class GatewayOutcomes {
 
     /** A payment in one of these holds no money by any attempt: a success reported for it is orphaned. */
     public static final Set<PaymentStatus> ENDED_WITHOUT_MONEY = Collections.unmodifiableSet(
-            EnumSet.of(PaymentStatus.FAILED));
+            EnumSet.of(PaymentStatus.FAILED, PaymentStatus.CANCELLED));
 
     private static final Logger log = LoggerFactory.getLogger(GatewayOutcomes.class);
 
@@ -66,10 +67,11 @@ public class GatewayOutcomes {
         if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
             return superseded(current, outcome);
         }
-        if (outcome.tookMoney() && ENDED_WITHOUT_MONEY.contains(current.status())) {
+        if (outcome.tookMoney() && ENDED_WITHOUT_MONEY.contains(current.status())
+                && !authorisationBeforeItsCancel(current, outcome)) {
             return orphaned(current, outcome);
         }
-        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status());
+        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status(), current.manualCapture());
         if (steps.isEmpty()) {
             return attempts.recordReference(current.id(), current.attempt(), outcome.reference())
                     .thenReturn(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
@@ -88,7 +90,7 @@ public class GatewayOutcomes {
 
     /**
      * The change {@link #apply} would make when it is a single update of the current attempt that one statement can
-     * write (no RETRY, no COMPLETED with its booking); empty when the outcome needs more (or nothing), so the caller
+     * write (no RETRY, no change of its booking: COMPLETED, AUTHORIZED, CANCELLED); empty when the outcome needs more (or nothing), so the caller
      * goes through {@link #apply}.
      */
     Mono<PaymentStateChanges.Planned> planSingleStep(Payment current, GatewayOutcome outcome,
@@ -96,13 +98,22 @@ public class GatewayOutcomes {
         if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
             return Mono.empty();
         }
-        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status());
+        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status(), current.manualCapture());
         if (steps.size() != 1) {
             return Mono.empty();
         }
         String failureReason = outcome.failureReason() != null ? outcome.failureReason() : "failed";
         return stateChanges.plan(current, steps.get(0), origin, failureReason, outcome.reference())
-                .filter(plan -> !plan.newAttempt() && plan.target() != PaymentStatus.COMPLETED);
+                .filter(plan -> !plan.newAttempt() && !PaymentStateChanges.changesBooking(plan.target()));
+    }
+
+    /**
+     * A CANCELLED payment's attempt was confirmed released by its connector, which saw the authorisation first: a
+     * report of that authorisation arriving late (webhooks are reordered) holds nothing. A capture reported for it
+     * does: money was taken after all.
+     */
+    private static boolean authorisationBeforeItsCancel(Payment current, GatewayOutcome outcome) {
+        return current.status() == PaymentStatus.CANCELLED && outcome.status() == GatewayStatus.AUTHORIZED;
     }
 
     private Mono<OutcomeResult> superseded(Payment current, GatewayOutcome outcome) {

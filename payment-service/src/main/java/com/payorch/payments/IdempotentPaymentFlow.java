@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -55,11 +56,13 @@ public class IdempotentPaymentFlow {
     private final BookingGuard bookingGuard;
     private final PaymentMetrics metrics;
     private final RetryingTransaction retryingTransaction;
+    private final HoldRequests holds;
 
     public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentQueries payments, PaymentStateChanges stateChanges,
                                  GatewayOutcomes outcomes, ConnectorSubmission gateway,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
-                                 RetryingTransaction retryingTransaction) {
+                                 RetryingTransaction retryingTransaction, HoldRequests holds) {
+        this.holds = holds;
         this.keys = keys;
         this.payments = payments;
         this.stateChanges = stateChanges;
@@ -149,15 +152,70 @@ public class IdempotentPaymentFlow {
                 .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), response);
     }
 
+    /**
+     * `POST /v1/payments/{id}/capture`: AUTHORIZED -> CAPTURING (the capture's amount and number recorded with it),
+     * then the capture sent with its own connector key. A retry of the request after a lost answer resumes at the
+     * recorded capture and sends the same one again.
+     *
+     * @param amount null: all that is capturable
+     */
+    public Mono<StoredResponse> capture(IdempotentRequest request, String paymentId, @Nullable Long amount,
+                                        Consumer<Payment> precondition, PaymentResponse response) {
+        String merchantId = request.merchantId();
+        return execute(keys.acquire(request), claim -> payments.find(merchantId, paymentId)
+                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
+                .flatMap(payment -> {
+                    precondition.accept(payment);
+                    if (payment.status() != PaymentStatus.AUTHORIZED) {
+                        return Mono.error(new InvalidTransition(payment.status(), PaymentEvent.CAPTURE));
+                    }
+                    long captured = amount != null ? amount : payment.amount();
+                    if (captured > payment.amount()) {
+                        return Mono.error(new CaptureAmountOutOfRange(payment.id(), captured, payment.amount(),
+                                payment.currency()));
+                    }
+                    return stateChanges.startCapture(payment, captured, TransitionOrigin.api(request.key()))
+                            .map(PaymentChange::payment);
+                })
+                .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), holds::sendCapture, response);
+    }
+
+    /**
+     * `POST /v1/payments/{id}/cancel`: the cancel recorded (it wins against any later capture; one in flight wins
+     * against it), then the release sent with its own connector key; CANCELLED once the connector confirms.
+     */
+    public Mono<StoredResponse> cancel(IdempotentRequest request, String paymentId, @Nullable String reason,
+                                       Consumer<Payment> precondition, PaymentResponse response) {
+        String merchantId = request.merchantId();
+        return execute(keys.acquire(request), claim -> payments.find(merchantId, paymentId)
+                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
+                .flatMap(payment -> {
+                    precondition.accept(payment);
+                    if (!payment.manualCapture() || payment.hold().cancelRequested()) {
+                        // Only a hold is released; a cancel already requested is another request's to finish.
+                        return Mono.error(new InvalidTransition(payment.status(), PaymentEvent.CANCEL));
+                    }
+                    return stateChanges.requestCancel(payment, reason);
+                })
+                .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), holds::sendCancel, response);
+    }
+
     /** Package-private for tests that drive the flow with a first step of their own. */
     Mono<StoredResponse> execute(IdempotentRequest request,
                                          Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
                                          PaymentResponse response) {
-        return execute(keys.acquire(request), firstStep, response);
+        return execute(keys.acquire(request), firstStep, this::submitIfPending, response);
     }
 
     private Mono<StoredResponse> execute(Mono<KeyAcquisition> acquire,
                                          Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
+                                         PaymentResponse response) {
+        return execute(acquire, firstStep, this::submitIfPending, response);
+    }
+
+    private Mono<StoredResponse> execute(Mono<KeyAcquisition> acquire,
+                                         Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
+                                         Function<Payment, Mono<Optional<GatewayOutcome>>> connectorStep,
                                          PaymentResponse response) {
         return acquire
                 .doOnError(IdempotencyKeyReused.class, e -> metrics.idempotency("idempotency_key_reused"))
@@ -169,12 +227,13 @@ public class IdempotentPaymentFlow {
                         return Mono.just(replay.response());
                     }
                     KeyClaim claim = ((KeyAcquisition.Claimed) acquisition).claim();
-                    return resume(claim, firstStep, response)
+                    return resume(claim, firstStep, connectorStep, response)
                             .onErrorResume(error -> giveBack(claim, error));
                 });
     }
 
     private Mono<StoredResponse> resume(KeyClaim claim, Function<KeyClaim, Mono<PaymentWithHistory>> firstStep,
+                                        Function<Payment, Mono<Optional<GatewayOutcome>>> connectorStep,
                                         PaymentResponse response) {
         Mono<Payment> created = switch (claim.recoveryPoint()) {
             // Retried from a fresh read when it lost an optimistic-locking race: a retry that lost to another retry of
@@ -189,13 +248,14 @@ public class IdempotentPaymentFlow {
             default -> Mono.error(new IllegalStateException("a payment request cannot resume at "
                     + claim.recoveryPoint()));
         };
-        return created.flatMap(payment -> submitAndFinish(claim, payment, response));
+        // `known` is the payment as this attempt last saw it; the final transaction reads it again before deciding.
+        return created.flatMap(known -> connectorStep.apply(known)
+                .flatMap(outcome -> finish(claim, known, outcome, response)));
     }
 
-    /** `known` is the payment as this attempt last saw it; the final transaction reads it again before deciding. */
-    private Mono<StoredResponse> submitAndFinish(KeyClaim claim, Payment known, PaymentResponse response) {
-        return (known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(Optional.<GatewayOutcome>empty()))
-                .flatMap(outcome -> finish(claim, known, outcome, response));
+    /** A create's or a retry's connector step: the submit of a PENDING payment. */
+    private Mono<Optional<GatewayOutcome>> submitIfPending(Payment known) {
+        return known.status() == PaymentStatus.PENDING ? submit(known) : Mono.just(Optional.empty());
     }
 
     /** One transaction: re-read the payment, apply the outcome (if any) and store the response. */

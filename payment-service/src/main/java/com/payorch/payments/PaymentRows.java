@@ -1,5 +1,6 @@
 package com.payorch.payments;
 
+import com.payorch.gateway.CaptureMethod;
 import com.payorch.statemachine.PaymentStatus;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
@@ -14,10 +15,15 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class PaymentRows {
 
-    /** The payment columns {@link #payment(Readable)} reads. */
-    public static final String COLUMNS = """
+    /** The columns a new payment is written with (its capture method last). */
+    public static final String INSERT_COLUMNS = """
             id, merchant_id, booking_id, amount, currency, payment_method, customer_email, description, status,
-            failure_reason, attempt, connector, version, created_at, updated_at, metadata""";
+            failure_reason, attempt, connector, version, created_at, updated_at, metadata, capture_method""";
+
+    /** The payment columns {@link #payment(Readable)} reads: the written ones and the hold's. */
+    public static final String COLUMNS = INSERT_COLUMNS + """
+            , amount_captured, capture_amount, captures, authorized_at, authorization_expires_at,
+            cancel_requested_at, cancel_reason""";
 
     /** Reads and writes the metadata column in {@link #payment(Readable)}, a static reader of rows. */
     private static final ObjectMapper METADATA_JSON = new ObjectMapper();
@@ -34,7 +40,15 @@ public final class PaymentRows {
                 row.get("failure_reason", String.class), row.get("attempt", Integer.class),
                 row.get("connector", String.class), row.get("version", Long.class),
                 row.get("created_at", Instant.class), row.get("updated_at", Instant.class),
-                metadata(row.get("metadata", Json.class)), amountRefunded(row));
+                metadata(row.get("metadata", Json.class)), amountRefunded(row), hold(row));
+    }
+
+    private static Hold hold(Readable row) {
+        return new Hold(CaptureMethod.fromValue(row.get("capture_method", String.class)).orElseThrow(),
+                row.get("amount_captured", Long.class), row.get("capture_amount", Long.class),
+                row.get("captures", Integer.class), row.get("authorized_at", Instant.class),
+                row.get("authorization_expires_at", Instant.class), row.get("cancel_requested_at", Instant.class),
+                row.get("cancel_reason", String.class));
     }
 
     /** `amount_refunded` when the query selected it (those that show the payment do), else 0. */

@@ -12,6 +12,7 @@ import com.payorch.support.Ids;
 import com.payorch.support.SqlPart;
 import com.payorch.support.Timestamps;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,10 +36,12 @@ public class PaymentStateChanges {
     private final EventStore events;
     private final Clock clock;
     private final PaymentMetrics metrics;
+    private final Duration authorizationValidity;
 
     public PaymentStateChanges(PaymentLifecycle lifecycle, PaymentStore payments, BookingStore bookings,
-                               EventStore events, Clock clock, PaymentMetrics metrics) {
+                               EventStore events, Clock clock, PaymentMetrics metrics, CaptureProperties capture) {
         this.metrics = metrics;
+        this.authorizationValidity = capture.authorizationValidity();
         this.lifecycle = lifecycle;
         this.payments = payments;
         this.bookings = bookings;
@@ -70,7 +73,8 @@ public class PaymentStateChanges {
                     Instant now = Timestamps.now(clock);
                     Payment payment = new Payment(Ids.payment(), merchantId, request.bookingId(), request.amount(),
                             request.currency(), request.paymentMethod(), request.customerEmail(),
-                            request.description(), initial, null, 1, connector, 1, now, now, request.metadata());
+                            request.description(), initial, null, 1, connector, 1, now, now, request.metadata(), 0,
+                            Hold.of(request.captureMethod()));
                     PaymentTransition transition =
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
                     Attempt attempt = new Attempt(1, connector, null, AttemptStatus.of(initial), null, now);
@@ -102,10 +106,8 @@ public class PaymentStateChanges {
         return plan(current, event, origin, failureReason, reference)
                 .flatMap(plan -> payments.updateWithHistory(plan.changed(), current.version(), plan.transition(),
                                 plan.attempt(), plan.newAttempt(), plan.event())
-                        .flatMap(stored -> (plan.target() == PaymentStatus.COMPLETED
-                                ? activateBooking(plan.changed(), plan.changed().updatedAt())
-                                : Mono.<Void>empty()).thenReturn(new PaymentChange(plan.changed(), plan.transition(),
-                                stored)))
+                        .flatMap(stored -> bookingChange(plan.target(), plan.changed())
+                                .thenReturn(new PaymentChange(plan.changed(), plan.transition(), stored)))
                         .doOnSuccess(done -> metrics.transition(current.status(), plan.target(), origin.source())));
     }
 
@@ -132,17 +134,19 @@ public class PaymentStateChanges {
                 .switchIfEmpty(Mono.error(() -> new InvalidTransition(current.status(), event)))
                 .map(target -> {
                     Instant now = Timestamps.now(clock);
-                    String reason = target == PaymentStatus.FAILED ? failureReason : null;
+                    // A refused capture keeps its reason on the AUTHORIZED payment (the money is still held).
+                    String reason = target == PaymentStatus.FAILED || event == PaymentEvent.CAPTURE_FAIL
+                            ? failureReason : null;
                     boolean retry = event == PaymentEvent.RETRY;
                     Payment changed = current.moveTo(target, reason, retry ? current.attempt() + 1 : current.attempt(),
-                            now);
+                            now, current.hold().after(event, target, now, current.amount(), authorizationValidity));
                     // For an update of the current attempt only its number, status, reason and reference are written;
                     // the statement answers the attempt as stored.
                     Attempt attempt = new Attempt(changed.attempt(), changed.connector(), reference,
                             AttemptStatus.of(target), reason, now);
                     PaymentTransition transition = new PaymentTransition(current.status(), target, event,
                             origin.source(), origin.sourceId(), now);
-                    Event outboxEvent = eventFor(target).map(type -> event(changed, type, now)).orElse(null);
+                    Event outboxEvent = eventFor(event, target).map(type -> event(changed, type, now)).orElse(null);
                     return new Planned(current, target, changed, transition, attempt, retry, outboxEvent, origin);
                 });
     }
@@ -153,7 +157,7 @@ public class PaymentStateChanges {
      * {@link PaymentStore#updateCurrentAttemptWith}. The current attempt must have had no reference when read.
      */
     Mono<PaymentStore.GuardedWrite> writeWith(Planned plan, SqlPart part) {
-        if (plan.newAttempt() || plan.target() == PaymentStatus.COMPLETED) {
+        if (plan.newAttempt() || changesBooking(plan.target())) {
             return Mono.error(new IllegalArgumentException("a " + plan.transition().event() + " to "
                     + plan.target() + " is not written in a single statement"));
         }
@@ -166,17 +170,92 @@ public class PaymentStateChanges {
                 });
     }
 
-    /** The outbox event a transition to this status writes, if any. */
-    static Optional<EventType> eventFor(PaymentStatus target) {
+    /**
+     * Moves {@code current} (AUTHORIZED, no capture in flight) to CAPTURING for a capture of {@code amount}: the next
+     * capture number, written with the transition. Fails like {@link #apply} (the state machine refuses, or the row
+     * changed since it was read: a cancel requested meanwhile raised its version).
+     */
+    public Mono<PaymentChange> startCapture(Payment current, long amount, TransitionOrigin origin) {
+        if (current.hold().cancelRequested()) {
+            return Mono.error(new InvalidTransition(current.status(), PaymentEvent.CAPTURE));
+        }
+        return apply(current.withHold(current.hold().capturing(amount)), PaymentEvent.CAPTURE, origin, null, null);
+    }
+
+    /**
+     * Records that a cancel of {@code current} won: no capture can start after it (and it cannot if one is in
+     * flight). Answers the payment as written (version raised); {@link InvalidTransition} when the life cycle does not
+     * allow CANCEL from its status or a capture is in flight; an optimistic-locking failure when the row changed.
+     */
+    public Mono<Payment> requestCancel(Payment current, @Nullable String reason) {
+        return lifecycle.next(current.status(), PaymentEvent.CANCEL)
+                .filter(allowed -> current.hold().captureAmount() == null)
+                .switchIfEmpty(Mono.error(() -> new InvalidTransition(current.status(), PaymentEvent.CANCEL)))
+                .flatMap(allowed -> {
+                    if (current.hold().cancelRequested()) {
+                        return Mono.just(current); // requested already: the same release is sent again
+                    }
+                    Instant now = Timestamps.now(clock);
+                    Payment changed = current.moveTo(current.status(), current.failureReason(), current.attempt(), now,
+                            current.hold().cancelRequested(now, reason));
+                    return payments.requestCancel(changed, current.version())
+                            .flatMap(written -> written ? Mono.just(changed)
+                                    : Mono.error(new org.springframework.dao.OptimisticLockingFailureException(
+                                            "payment " + current.id() + " is no longer at version "
+                                                    + current.version())));
+                });
+    }
+
+    /** Whether a transition to this status changes the payment's booking (activates or cancels it). */
+    static boolean changesBooking(PaymentStatus target) {
+        return target == PaymentStatus.COMPLETED || target == PaymentStatus.AUTHORIZED
+                || target == PaymentStatus.CANCELLED;
+    }
+
+    /** The outbox event a transition writes, if any. */
+    static Optional<EventType> eventFor(PaymentEvent event, PaymentStatus target) {
         return Optional.ofNullable(switch (target) {
             case PROCESSING -> EventType.PAYMENT_PROCESSING;
+            case AUTHORIZED -> event == PaymentEvent.CAPTURE_FAIL ? EventType.PAYMENT_CAPTURE_FAILED
+                    : EventType.PAYMENT_AUTHORIZED;
+            case CAPTURING -> null; // the capture's outcome is the event; its history shows when it was sent
             case COMPLETED -> EventType.PAYMENT_COMPLETED;
             case FAILED -> EventType.PAYMENT_FAILED;
+            case CANCELLED -> EventType.PAYMENT_CANCELLED;
             case PENDING -> null; // a retry: the payment is back where it started, and clients see it in its history
         });
     }
 
-    /** The booking is activated by the COMPLETED transition, in its transaction, and only once. */
+    /**
+     * The booking is activated by the AUTHORIZED (a hold guarantees the room) or COMPLETED transition, in its
+     * transaction, and only once; a CANCELLED hold cancels the booking it activated, once.
+     */
+    private Mono<Void> bookingChange(PaymentStatus target, Payment changed) {
+        return switch (target) {
+            case AUTHORIZED, COMPLETED -> activateBooking(changed, changed.updatedAt());
+            case CANCELLED -> cancelBooking(changed, changed.updatedAt());
+            default -> Mono.empty();
+        };
+    }
+
+    private Mono<Void> cancelBooking(Payment cancelled, Instant at) {
+        return bookings.cancel(cancelled.merchantId(), cancelled.bookingId(), cancelled.id(), at)
+                .flatMap(done -> {
+                    if (!done) {
+                        return Mono.empty();
+                    }
+                    Map<String, Object> data = new LinkedHashMap<>();
+                    data.put("bookingId", cancelled.bookingId());
+                    data.put("paymentId", cancelled.id());
+                    data.put("status", "CANCELLED");
+                    data.put("cancelledAt", Timestamps.format(at));
+                    data.put("metadata", new java.util.TreeMap<>(cancelled.metadata()));
+                    return events.append(cancelled.merchantId(), EventType.BOOKING_CANCELLED, cancelled.id(),
+                            cancelled.bookingId(), data, at).then();
+                });
+    }
+
+    /** The booking is activated once: by the first AUTHORIZED or COMPLETED transition of a payment for it. */
     private Mono<Void> activateBooking(Payment completed, Instant at) {
         return bookings.activate(completed.merchantId(), completed.bookingId(), completed.id(), at)
                 .flatMap(activated -> {
@@ -202,6 +281,13 @@ public class PaymentStateChanges {
         data.put("attempt", payment.attempt());
         if (payment.failureReason() != null) {
             data.put("failureReason", payment.failureReason());
+        }
+        if (payment.manualCapture()) {
+            data.put("captureMethod", payment.hold().captureMethod().value());
+            data.put("amountCaptured", payment.hold().amountCaptured());
+            if (payment.status() == PaymentStatus.AUTHORIZED && payment.hold().expiresAt() != null) {
+                data.put("authorizationExpiresAt", Timestamps.format(payment.hold().expiresAt()));
+            }
         }
         data.put("metadata", new java.util.TreeMap<>(payment.metadata()));
         return events.newEvent(payment.merchantId(), type, payment.id(), payment.bookingId(), data, at);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.events.EventType;
 import com.payorch.gateway.ChargeRequest;
+import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,7 +17,9 @@ class PaymentDecisionsTest {
     @CsvSource({
             "PENDING,    false, The booking has a payment in status PENDING; wait for it to complete or fail.",
             "PROCESSING, false, The booking has a payment in status PROCESSING; wait for it to complete or fail.",
-            "COMPLETED,  true,  The booking is already paid."
+            "COMPLETED,  true,  The booking is already paid.",
+            "AUTHORIZED, true,  The booking is already paid by a hold (its payment is AUTHORIZED); capture or cancel it.",
+            "CAPTURING,  true,  The booking is already paid by a hold (its payment is CAPTURING); capture or cancel it."
     })
     void theBookingGuardAnswersByTheLivePaymentsStatus(PaymentStatus live, boolean alreadyPaid, String detail) {
         BookingTaken refusal = BookingGuard.refusal(live);
@@ -25,15 +28,20 @@ class PaymentDecisionsTest {
         assertThat(refusal.detail()).isEqualTo(detail);
     }
 
-    @ParameterizedTest(name = "→ {0} writes {1}")
+    @ParameterizedTest(name = "{0} → {1} writes {2}")
     @CsvSource({
-            "PENDING,",
-            "PROCESSING, PAYMENT_PROCESSING",
-            "COMPLETED,  PAYMENT_COMPLETED",
-            "FAILED,     PAYMENT_FAILED"
+            "RETRY,        PENDING,",
+            "SUBMIT,       PROCESSING, PAYMENT_PROCESSING",
+            "SUCCEED,      COMPLETED,  PAYMENT_COMPLETED",
+            "FAIL,         FAILED,     PAYMENT_FAILED",
+            "AUTHORIZE,    AUTHORIZED, PAYMENT_AUTHORIZED",
+            "CAPTURE,      CAPTURING,",
+            "CAPTURE_FAIL, AUTHORIZED, PAYMENT_CAPTURE_FAILED",
+            "CANCEL,       CANCELLED,  PAYMENT_CANCELLED"
     })
-    void eachTargetStatusWritesItsOutboxEventAndARetryNone(PaymentStatus target, EventType event) {
-        assertThat(PaymentStateChanges.eventFor(target)).isEqualTo(Optional.ofNullable(event));
+    void eachTransitionWritesItsOutboxEventAndARetryOrACaptureSentNone(PaymentEvent step, PaymentStatus target,
+                                                                       EventType event) {
+        assertThat(PaymentStateChanges.eventFor(step, target)).isEqualTo(Optional.ofNullable(event));
     }
 
     /** The first attempt's key is the payment id, so the gateway sees the key it always saw; a retry is a new charge. */

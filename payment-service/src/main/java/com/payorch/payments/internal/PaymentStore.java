@@ -3,6 +3,7 @@ package com.payorch.payments.internal;
 import com.payorch.events.Event;
 import com.payorch.events.EventStore;
 import com.payorch.payments.Attempt;
+import com.payorch.payments.Hold;
 import com.payorch.payments.AttemptStatus;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentRows;
@@ -115,14 +116,14 @@ public class PaymentStore {
         String paymentRow = """
                 (:id, :merchant, :booking, :amount, :currency, :method, :email, :description,
                     :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt,
-                    :metadata)""";
+                    :metadata, :captureMethod)""";
         return db.sql("with " + (onlyFor == null ? "" : onlyFor.sql() + ",\n") + """
                         booking as (
                             insert into bookings (merchant_id, id, status, version, created_at, updated_at)
                             """ + rows(bookingRow, guardCte) + """
                             on conflict (merchant_id, id) do nothing),
                         payment as (
-                            insert into payments (""" + COLUMNS + """
+                            insert into payments (""" + PaymentRows.INSERT_COLUMNS + """
                             )
                             """ + rows(paymentRow, guardCte) + """
                             returning id),
@@ -146,6 +147,7 @@ public class PaymentStore {
                 .bind("createdAt", payment.createdAt())
                 .bind("updatedAt", payment.updatedAt())
                 .bind("metadata", PaymentRows.metadataJson(payment.metadata()))
+                .bind("captureMethod", payment.hold().captureMethod().value())
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, true))
                 .bindValues(outbox.values())
@@ -177,7 +179,8 @@ public class PaymentStore {
                         with changed as (
                             update payments
                             set status = :status, failure_reason = :failureReason, attempt = :attempt,
-                                version = :version, updated_at = :updatedAt, changed_at = now()
+                                version = :version, updated_at = :updatedAt, changed_at = now(),
+                                """ + HOLD_SET + """
                             where id = :id and version = :expectedVersion
                             returning id),
                         transition as (""" + INSERT_TRANSITION_FROM + """
@@ -191,6 +194,7 @@ public class PaymentStore {
                 .bind("updatedAt", changed.updatedAt())
                 .bind("id", changed.id())
                 .bind("expectedVersion", expectedVersion)
+                .bindValues(holdValues(changed.hold()))
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, newAttempt))
                 .bindValues(outbox == null ? Map.of() : outbox.values())
@@ -234,7 +238,8 @@ public class PaymentStore {
                         changed as (
                             update payments
                             set status = :status, failure_reason = :failureReason, attempt = :attempt,
-                                version = :version, updated_at = :updatedAt, changed_at = now()
+                                version = :version, updated_at = :updatedAt, changed_at = now(),
+                                """ + HOLD_SET + """
                             where id = :id and version = :expectedVersion and exists (select 1 from\s""" + partCte + """
                         )
                             returning id),
@@ -249,6 +254,7 @@ public class PaymentStore {
                 .bind("updatedAt", changed.updatedAt())
                 .bind("id", changed.id())
                 .bind("expectedVersion", expectedVersion)
+                .bindValues(holdValues(changed.hold()))
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, false))
                 .bindValues(outbox == null ? Map.of() : outbox.values())
@@ -256,6 +262,48 @@ public class PaymentStore {
                 .map(row -> row.get("found", Long.class) == 0 ? GuardedWrite.STALE
                         : row.get("written", Long.class) == 1 ? GuardedWrite.WRITTEN : GuardedWrite.REFUSED_BY_PART)
                 .one();
+    }
+
+    /** The hold's columns, written with every transition (they change with it). */
+    private static final String HOLD_SET = """
+            amount_captured = :amountCaptured, capture_amount = :captureAmount, captures = :captures,
+                                authorized_at = :authorizedAt, authorization_expires_at = :expiresAt,
+                                cancel_requested_at = :cancelRequestedAt, cancel_reason = :cancelReason
+            """;
+
+    private static Map<String, Parameter> holdValues(Hold hold) {
+        Map<String, Parameter> values = new HashMap<>();
+        values.put("amountCaptured", Parameter.from(hold.amountCaptured()));
+        values.put("captureAmount", Parameter.fromOrEmpty(hold.captureAmount(), Long.class));
+        values.put("captures", Parameter.from(hold.captures()));
+        values.put("authorizedAt", Parameter.fromOrEmpty(hold.authorizedAt(), Instant.class));
+        values.put("expiresAt", Parameter.fromOrEmpty(hold.expiresAt(), Instant.class));
+        values.put("cancelRequestedAt", Parameter.fromOrEmpty(hold.cancelRequestedAt(), Instant.class));
+        values.put("cancelReason", nullable(hold.cancelReason()));
+        return values;
+    }
+
+    /**
+     * Records that a cancel won: the hold columns of {@code changed} (its cancel request) written, the version raised,
+     * only if the row is still at {@code expectedVersion} in the same status and without a capture in flight or a
+     * cancel already requested. False when it lost (re-read and decide again).
+     */
+    public Mono<Boolean> requestCancel(Payment changed, long expectedVersion) {
+        return db.sql("""
+                        update payments
+                        set cancel_requested_at = :cancelRequestedAt, cancel_reason = :cancelReason,
+                            version = :version, updated_at = :updatedAt, changed_at = now()
+                        where id = :id and version = :expectedVersion and status = :status
+                          and capture_amount is null and cancel_requested_at is null""")
+                .bind("cancelRequestedAt", changed.hold().cancelRequestedAt())
+                .bind("cancelReason", nullable(changed.hold().cancelReason()))
+                .bind("version", changed.version())
+                .bind("updatedAt", changed.updatedAt())
+                .bind("id", changed.id())
+                .bind("expectedVersion", expectedVersion)
+                .bind("status", changed.status().name())
+                .fetch().rowsUpdated()
+                .map(updated -> updated == 1);
     }
 
     private static Map<String, Parameter> transitionValues(PaymentTransition transition) {

@@ -25,12 +25,14 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * SQL for refunds. The invariant "a payment's PENDING and SUCCEEDED refunds never exceed its amount" is kept by the
+ * SQL for refunds. The invariant "a payment's PENDING and SUCCEEDED refunds never exceed its captured amount" (the
+ * whole amount of an automatic payment; what a hold's capture took) is kept by the
  * database, in the statement that inserts a refund: it locks the payment row (`FOR UPDATE`, which under READ
  * COMMITTED waits for a concurrent writer and then sees its committed row), raises `amount_reserved` with a
  * conditional UPDATE (COMPLETED, and the new total within the amount) and inserts the refund only for the row that
  * UPDATE matched. Concurrent inserts on any instance queue on that lock, each deciding on the row the previous one
- * committed; nothing is read first and written later in Java. The CHECK `amount_reserved <= amount` (V11) backs it.
+ * committed; nothing is read first and written later in Java. The CHECK `amount_reserved <= amount_captured` (V20)
+ * backs it.
  */
 @Component
 public class RefundStore {
@@ -69,7 +71,7 @@ public class RefundStore {
                 "jsonb_build_object('amount', amount)");
         return db.sql("""
                         with target as (
-                            select id, coalesce(:amount, amount - amount_reserved) as refunded
+                            select id, coalesce(:amount, amount_captured - amount_reserved) as refunded
                             from payments
                             where id = :payment and merchant_id = :merchant and status = """ + PAYMENT_COMPLETED + """
                             for update),
@@ -77,7 +79,8 @@ public class RefundStore {
                             update payments p
                             set amount_reserved = p.amount_reserved + t.refunded
                             from target t
-                            where p.id = t.id and t.refunded >= 1 and p.amount_reserved + t.refunded <= p.amount
+                            where p.id = t.id and t.refunded >= 1
+                              and p.amount_reserved + t.refunded <= p.amount_captured
                             returning p.id, p.merchant_id, p.attempt, p.connector, p.currency, t.refunded),
                         refund as (
                             insert into refunds (""" + COLUMNS + """
@@ -171,13 +174,13 @@ public class RefundStore {
                                 amount_reserved = p.amount_reserved - case when :succeeded then 0 else c.amount end
                             from changed c
                             where p.id = c.payment_id and c.counts_against_payment
-                            returning p.id, p.merchant_id, p.booking_id, p.amount, p.amount_refunded),
+                            returning p.id, p.merchant_id, p.booking_id, p.amount_captured, p.amount_refunded),
                         cancelled as (
                             update bookings b
                             set status = """ + BOOKING_CANCELLED + """
                             , cancelled_at = :now, updated_at = :now, version = b.version + 1
                             from paid
-                            where :succeeded and paid.amount_refunded = paid.amount
+                            where :succeeded and paid.amount_refunded = paid.amount_captured
                               and b.merchant_id = paid.merchant_id and b.id = paid.booking_id
                               and b.payment_id = paid.id and b.status = """ + BOOKING_ACTIVE + """
                             returning b.payment_id as id),
