@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureMethod;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorCapability;
@@ -91,6 +94,50 @@ public abstract class ConnectorContractTest {
         return "EUR";
     }
 
+    // ---- Holds (contract v3, "authorise now, capture later, cancel"). A connector that holds says so in holds() and
+    // answers the three counts below from its fake; the hold tests are skipped for one that does not (yet).
+
+    /** Whether the connector authorises manual-capture payments, captures and releases them. */
+    protected boolean holds() {
+        return false;
+    }
+
+    /** How many captures the fake holds for the payment (one per distinct capture key). */
+    protected long capturesAtTheFake(String paymentId) {
+        throw new UnsupportedOperationException("capturesAtTheFake");
+    }
+
+    /** The amount the fake has captured of the payment, in ISO 4217 minor units. */
+    protected long capturedAtTheFake(String paymentId) {
+        throw new UnsupportedOperationException("capturedAtTheFake");
+    }
+
+    /** How many releases (cancels) of the payment's authorisation the fake holds. */
+    protected long cancelsAtTheFake(String paymentId) {
+        throw new UnsupportedOperationException("cancelsAtTheFake");
+    }
+
+    /**
+     * Arms the fake to take the next capture of the payment and then lose its answer (a 5xx, a time-out); false when
+     * the fake cannot (that test is then skipped).
+     */
+    protected boolean armCaptureAnswerLost(String paymentId) {
+        return false;
+    }
+
+    /**
+     * The authorisation of a manual submit as the service would learn it: the submit's own answer when it says
+     * AUTHORIZED, else (a connector that authorises asynchronously) after {@link #settle} and a look-up.
+     */
+    protected GatewayOutcome authorise(ChargeRequest manual) {
+        GatewayOutcome outcome = submit(connector().gateway(), manual);
+        if (outcome.status() != GatewayStatus.AUTHORIZED) {
+            settle(outcome);
+            outcome = connector().gateway().find(manual.withReference(outcome.reference())).block(WAIT);
+        }
+        return outcome;
+    }
+
     /** A loopback port nothing listens on: a connection to it is refused, the request never leaves. */
     protected static int closedPort() {
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -103,6 +150,10 @@ public abstract class ConnectorContractTest {
     protected ChargeRequest newRequest() {
         String paymentId = "pay_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
         return new ChargeRequest(paymentId, 1, 4200, currency(), chargeableToken(), merchantId(), connector().name());
+    }
+
+    protected ChargeRequest newManualRequest() {
+        return newRequest().capturing(CaptureMethod.MANUAL);
     }
 
     private GatewayOutcome submit(PaymentGateway gateway, ChargeRequest request) {
@@ -223,6 +274,74 @@ public abstract class ConnectorContractTest {
     @Test
     void aFailureBeforeTheChargeThatSaysOnlyA5xxIsAmbiguousAndTheSameKeyChargesOnce() {
         ambiguousIsResolvedWithOneCharge(Failure.AMBIGUOUS_BEFORE_CHARGE);
+    }
+
+    @Test
+    void aManualSubmitAuthorisesAndACaptureSentTwiceIsOneCapture() {
+        assumeTrue(holds(), "the connector holds");
+        ChargeRequest manual = newManualRequest();
+        GatewayOutcome authorised = authorise(manual);
+        assertThat(authorised.status()).isEqualTo(GatewayStatus.AUTHORIZED);
+        assertThat(capturesAtTheFake(manual.paymentId())).isZero();
+        CaptureRequest capture = new CaptureRequest(manual.withReference(authorised.reference()), manual.amount(), 1);
+
+        GatewayOutcome first = connector().gateway().capture(capture).block(WAIT);
+        GatewayOutcome again = connector().gateway().capture(capture).block(WAIT);
+
+        assertThat(first.status()).isIn(GatewayStatus.SUCCEEDED, GatewayStatus.PROCESSING);
+        assertThat(first.attempt()).isEqualTo(1);
+        assertThat(again.status()).isIn(GatewayStatus.SUCCEEDED, GatewayStatus.PROCESSING);
+        assertThat(capturesAtTheFake(manual.paymentId())).isEqualTo(1);
+        assertThat(capturedAtTheFake(manual.paymentId())).isEqualTo(manual.amount());
+    }
+
+    @Test
+    void aPartialCaptureTakesOnlyItsAmount() {
+        assumeTrue(holds(), "the connector holds");
+        ChargeRequest manual = newManualRequest();
+        GatewayOutcome authorised = authorise(manual);
+
+        connector().gateway().capture(new CaptureRequest(manual.withReference(authorised.reference()),
+                manual.amount() - 1000, 1)).block(WAIT);
+
+        assertThat(capturesAtTheFake(manual.paymentId())).isEqualTo(1);
+        assertThat(capturedAtTheFake(manual.paymentId())).isEqualTo(manual.amount() - 1000);
+    }
+
+    @Test
+    void aCancelSentTwiceReleasesTheHoldOnceAndNothingIsCaptured() {
+        assumeTrue(holds(), "the connector holds");
+        ChargeRequest manual = newManualRequest();
+        GatewayOutcome authorised = authorise(manual);
+        CancelRequest cancel = new CancelRequest(manual.withReference(authorised.reference()), "requested_by_customer");
+
+        GatewayOutcome first = connector().gateway().cancel(cancel).block(WAIT);
+        GatewayOutcome again = connector().gateway().cancel(cancel).block(WAIT);
+
+        assertThat(first.status()).isIn(GatewayStatus.CANCELLED, GatewayStatus.PROCESSING);
+        assertThat(again.status()).isIn(GatewayStatus.CANCELLED, GatewayStatus.PROCESSING);
+        assertThat(cancelsAtTheFake(manual.paymentId())).isEqualTo(1);
+        assertThat(capturedAtTheFake(manual.paymentId())).isZero();
+    }
+
+    @Test
+    void aCaptureWhoseAnswerWasLostIsResentWithTheSameKeyAndCapturesOnce() {
+        assumeTrue(holds(), "the connector holds");
+        ChargeRequest manual = newManualRequest();
+        GatewayOutcome authorised = authorise(manual);
+        assumeTrue(armCaptureAnswerLost(manual.paymentId()), "the fake can lose a capture's answer");
+        CaptureRequest capture = new CaptureRequest(manual.withReference(authorised.reference()), manual.amount(), 1);
+
+        assertThatThrownBy(() -> connector().gateway().capture(capture).block(WAIT))
+                .as("neither 'not sent' nor 'refused': the capture may exist")
+                .isExactlyInstanceOf(GatewayException.class);
+        try {
+            connector().gateway().capture(capture).block(WAIT);
+        } catch (GatewayException stillAmbiguous) {
+            assertThat(stillAmbiguous).isExactlyInstanceOf(GatewayException.class);
+        }
+        assertThat(capturesAtTheFake(manual.paymentId())).isEqualTo(1);
+        assertThat(capturedAtTheFake(manual.paymentId())).isEqualTo(manual.amount());
     }
 
     private void ambiguousIsResolvedWithOneCharge(Failure failure) {
