@@ -26,6 +26,13 @@ import org.jspecify.annotations.Nullable;
  * orphaned attempt, per charge at the connector) and the payment row's sums agree with its refund rows; a
  * SUCCEEDED refund of a payment is backed by refunds at its connector; no attempt has two charges.
  *
+ * <p>Holds (issue 23): an authorisation a connector holds backs its payment while that payment is AUTHORIZED or
+ * CAPTURING on that attempt; a captured hold backs it when it is COMPLETED with {@code amount_captured} equal to what
+ * the connector captured; otherwise the hold is given back exactly once (released, or the orphan refund of what was
+ * captured). Captured never exceeds authorised (at the connector and in the payment row); a connector holds at most
+ * one capture key per capture number, at most one capture that took money and at most one release per charge, and
+ * never both a capture and a release (a capture racing a cancel has one winner).
+ *
  * <p>Inputs are plain values: the charges the connectors hold ({@link #stripeCharges}, {@link #adyenCharges},
  * {@link #braintreeCharges} read the fakes; {@link #sandboxCharges} reads {@code sandbox_charges}) and the service's
  * rows ({@link Books#read}). {@link #check} answers every violation, each naming payment, attempt, connector and
@@ -54,7 +61,15 @@ public final class MoneyInvariant {
         PAYMENT_ROW_DISAGREES,
         /** The service says a payment's refunds SUCCEEDED for more than its connector gave back (a reversed refund
          *  still counted). */
-        REFUND_NOT_AT_CONNECTOR
+        REFUND_NOT_AT_CONNECTOR,
+        /** More captured than authorised: at the connector, or in the payment row. */
+        CAPTURED_ABOVE_AUTHORISED,
+        /** Two capture keys for one capture number, or two captures that took money, for one charge. */
+        CAPTURED_TWICE,
+        /** A hold released twice, or released and captured both: a capture racing a cancel with two winners. */
+        RELEASED_TWICE,
+        /** A COMPLETED hold whose {@code amount_captured} is not what its connector captured. */
+        CAPTURE_DISAGREES
     }
 
     public record Violation(Kind kind, @Nullable String paymentId, @Nullable Integer attempt,
@@ -67,9 +82,38 @@ public final class MoneyInvariant {
         }
     }
 
-    /** How far the connector got with a charge. */
+    /**
+     * How far the connector got with a charge. A hold is {@code HELD} while authorised and neither captured nor
+     * released, {@code TOOK_MONEY} once a capture took money, {@code RELEASED} once released without a capture.
+     */
     public enum ChargeStatus {
-        TOOK_MONEY, PENDING, DECLINED
+        TOOK_MONEY, HELD, RELEASED, PENDING, DECLINED
+    }
+
+    /**
+     * One capture a connector holds of a hold.
+     *
+     * @param number the capture's number (its connector key names it: {@code <attempt key>-capture-<n>})
+     * @param tookMoney the connector captured it (not refused, not failed, not still processing)
+     */
+    public record CaptureAtConnector(int number, String key, long amount, boolean tookMoney) {
+    }
+
+    /**
+     * What a connector holds of a manual charge beyond its authorisation (of the charge's whole amount).
+     *
+     * @param releases how many releases (cancels) of it the connector accepted
+     */
+    public record Hold(List<CaptureAtConnector> captures, int releases) {
+
+        public static Hold open() {
+            return new Hold(List.of(), 0);
+        }
+
+        /** What the connector captured: the sum of the captures that took money. */
+        public long captured() {
+            return captures.stream().filter(CaptureAtConnector::tookMoney).mapToLong(CaptureAtConnector::amount).sum();
+        }
     }
 
     /**
@@ -78,9 +122,27 @@ public final class MoneyInvariant {
      * @param paymentId the payment it names (null: it names none)
      * @param attempt the attempt it names (null: none could be told)
      * @param refunds the refunds the connector holds of it
+     * @param hold its captures and releases when it was a manual (hold) charge, else null
      */
     public record Charge(String connector, String reference, @Nullable String paymentId, @Nullable Integer attempt,
-                         long amount, @Nullable String currency, ChargeStatus status, List<ChargeRefund> refunds) {
+                         long amount, @Nullable String currency, ChargeStatus status, List<ChargeRefund> refunds,
+                         @Nullable Hold hold) {
+
+        /** An automatic charge: it takes its whole amount when it succeeds. */
+        public Charge(String connector, String reference, @Nullable String paymentId, @Nullable Integer attempt,
+                      long amount, @Nullable String currency, ChargeStatus status, List<ChargeRefund> refunds) {
+            this(connector, reference, paymentId, attempt, amount, currency, status, refunds, null);
+        }
+
+        /** The money the connector took: the whole amount of an automatic charge, what a hold captured. */
+        public long taken() {
+            return hold == null ? amount : hold.captured();
+        }
+
+        /** The money the charge holds or took for its payment: backed, or owed back. */
+        boolean holdsMoney() {
+            return status == ChargeStatus.TOOK_MONEY || status == ChargeStatus.HELD;
+        }
 
         /** Refunded or still refunding: what the connector has not refused to give back. */
         public long givenBack() {
@@ -100,8 +162,20 @@ public final class MoneyInvariant {
     public record ChargeRefund(String reference, long amount, boolean gaveNothingBack) {
     }
 
+    /** @param amountCaptured what the service says was taken (the whole amount of a COMPLETED automatic payment) */
     public record Payment(String id, String status, int attempt, String connector, long amount,
-                          long amountReserved, long amountRefunded) {
+                          long amountReserved, long amountRefunded, long amountCaptured) {
+
+        /** A payment as before holds: a COMPLETED one captured its whole amount. */
+        public Payment(String id, String status, int attempt, String connector, long amount, long amountReserved,
+                       long amountRefunded) {
+            this(id, status, attempt, connector, amount, amountReserved, amountRefunded,
+                    status.equals("COMPLETED") ? amount : 0);
+        }
+
+        boolean holding() {
+            return status.equals("AUTHORIZED") || status.equals("CAPTURING");
+        }
     }
 
     public record Attempt(String paymentId, int number, String connector, @Nullable String reference,
@@ -120,10 +194,11 @@ public final class MoneyInvariant {
         public static Books read(Connection connection) throws SQLException {
             return new Books(
                     rows(connection, """
-                            select id, status, attempt, connector, amount, amount_reserved, amount_refunded
+                            select id, status, attempt, connector, amount, amount_reserved, amount_refunded,
+                                   amount_captured
                             from payments order by created_at, id""",
                             rs -> new Payment(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
-                                    rs.getLong(5), rs.getLong(6), rs.getLong(7))),
+                                    rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8))),
                     rows(connection, """
                             select payment_id, number, connector, reference, orphaned_at is not null
                             from payment_attempts order by payment_id, number""",
@@ -172,16 +247,22 @@ public final class MoneyInvariant {
             String id = (String) intent.get("id");
             Map<?, ?> metadata = (Map<?, ?>) intent.getOrDefault("metadata", Map.of());
             String status = String.valueOf(intent.get("status"));
-            ChargeStatus charge = status.equals("succeeded") || status.equals("requires_capture")
-                    ? ChargeStatus.TOOK_MONEY
+            boolean manual = "manual".equals(intent.get("capture_method"));
+            ChargeStatus charge = status.equals("succeeded") ? ChargeStatus.TOOK_MONEY
+                    : status.equals("requires_capture") ? ChargeStatus.HELD
+                    : manual && status.equals("canceled") ? ChargeStatus.RELEASED
                     : charged.contains(id) || status.equals("processing") ? ChargeStatus.PENDING : ChargeStatus.DECLINED;
+            // The fake keeps a PaymentIntent's state, not each capture's key: one capture of amount_received.
+            Hold hold = !manual ? null : charge == ChargeStatus.TOOK_MONEY
+                    ? new Hold(List.of(new CaptureAtConnector(1, id + "-capture", received(intent), true)), 0)
+                    : new Hold(List.of(), charge == ChargeStatus.RELEASED ? 1 : 0);
             List<ChargeRefund> refunds = stripe.refundsOf(id).stream()
                     .map(r -> new ChargeRefund((String) r.get("id"), ((Number) r.get("amount")).longValue(),
                             gaveNothingBack(String.valueOf(r.get("status"))) || reversedRefunds.contains(r.get("id"))))
                     .toList();
             charges.add(new Charge("stripe", id, (String) metadata.get("payment_id"),
                     number(metadata.get("attempt")), ((Number) intent.get("amount")).longValue(),
-                    upper(intent.get("currency")), charge, refunds));
+                    upper(intent.get("currency")), charge, refunds, hold));
         }
         return charges;
     }
@@ -307,11 +388,15 @@ public final class MoneyInvariant {
         });
 
         for (Charge charge : charges) {
-            if (charge.status() != ChargeStatus.TOOK_MONEY) {
-                continue;
-            }
             if (!attempts.containsKey(charge.attemptKey())) {
                 continue; // reported above: a charge that names no attempt of the service
+            }
+            if (charge.status() == ChargeStatus.RELEASED && charge.liveRefunds() > 0) {
+                violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "released and also refunded "
+                        + charge.givenBack() + " (" + charge.liveRefunds() + " refunds): given back twice"));
+            }
+            if (!charge.holdsMoney()) {
+                continue;
             }
             Payment payment = payments.get(charge.paymentId());
             if (backs(charge, payment, attempts.get(charge.attemptKey()))) {
@@ -319,10 +404,14 @@ public final class MoneyInvariant {
             }
             String whose = payment == null ? "no payment of the service" : "payment " + payment.status()
                     + " on attempt " + payment.attempt() + " at " + payment.connector();
-            if (charge.liveRefunds() != 1 || charge.givenBack() != charge.amount()) {
+            // An open hold that backs nothing is given back by the orphan refund of its whole authorisation (Adyen's
+            // reversal cancels it); a captured one by the orphan refund of what was captured.
+            long owed = charge.status() == ChargeStatus.HELD ? charge.amount() : charge.taken();
+            if (charge.liveRefunds() != 1 || charge.givenBack() != owed) {
                 violations.add(violation(Kind.ORPHAN_NOT_GIVEN_BACK_ONCE, charge, "backs nothing (" + whose + "); the connector"
                         + " holds " + charge.liveRefunds() + " refunds of it for " + charge.givenBack() + " of "
-                        + charge.amount()));
+                        + owed + (charge.hold() == null ? "" : charge.status() == ChargeStatus.HELD
+                        ? " (an open hold)" : " captured")));
             }
             List<Refund> rows = automaticRefunds.getOrDefault(charge.attemptKey(), List.of());
             List<Refund> live = rows.stream().filter(r -> !r.status().equals("FAILED")).toList();
@@ -338,6 +427,7 @@ public final class MoneyInvariant {
         paymentRefunds(books, payments, violations);
         connectorRefunds(charges, books, violations);
         backingCharges(books, byAttempt, settled, violations);
+        holds(charges, books, payments, attempts, violations);
         return violations;
     }
 
@@ -350,18 +440,79 @@ public final class MoneyInvariant {
         books.payments().forEach(p -> payments.put(p.id(), p));
         Map<String, Attempt> attempts = new HashMap<>();
         books.attempts().forEach(a -> attempts.put(a.paymentId() + "#" + a.number(), a));
-        return charges.stream().filter(c -> c.status() == ChargeStatus.TOOK_MONEY)
+        return charges.stream().filter(Charge::holdsMoney)
                 .filter(c -> attempts.containsKey(c.attemptKey()))
                 .filter(c -> !backs(c, payments.get(c.paymentId()), attempts.get(c.attemptKey())))
                 .toList();
     }
 
-    /** Whether the charge is its payment's own: COMPLETED/AUTHORIZED, on that attempt at that connector. */
+    /**
+     * Whether the charge is its payment's own, on that attempt at that connector: money taken backs a COMPLETED
+     * payment (or a CAPTURING one whose capture the service has not heard of yet); an open hold backs an AUTHORIZED or
+     * CAPTURING one.
+     */
     private static boolean backs(Charge charge, @Nullable Payment payment, @Nullable Attempt attempt) {
-        return payment != null && (payment.status().equals("COMPLETED") || payment.status().equals("AUTHORIZED"))
-                && charge.attempt() != null && charge.attempt() == payment.attempt()
-                && charge.connector().equals(payment.connector())
-                && (attempt == null || attempt.reference() == null || attempt.reference().equals(charge.reference()));
+        if (payment == null || charge.attempt() == null || charge.attempt() != payment.attempt()
+                || !charge.connector().equals(payment.connector())
+                || (attempt != null && attempt.reference() != null && !attempt.reference().equals(charge.reference()))) {
+            return false;
+        }
+        return switch (charge.status()) {
+            case TOOK_MONEY -> payment.status().equals("COMPLETED")
+                    || (charge.hold() != null && payment.status().equals("CAPTURING"));
+            case HELD -> payment.holding();
+            default -> false;
+        };
+    }
+
+    /** Captured within authorised, one capture key per number, one capture and one release per charge, one winner. */
+    private static void holds(Collection<Charge> charges, Books books, Map<String, Payment> payments,
+                              Map<String, Attempt> attempts, List<Violation> violations) {
+        for (Payment payment : books.payments()) {
+            if (payment.amountCaptured() > payment.amount()) {
+                violations.add(new Violation(Kind.CAPTURED_ABOVE_AUTHORISED, payment.id(), payment.attempt(),
+                        payment.connector(), null, "the payment row says " + payment.amountCaptured()
+                        + " captured of " + payment.amount() + " authorised"));
+            }
+        }
+        for (Charge charge : charges) {
+            Hold hold = charge.hold();
+            if (hold == null) {
+                continue;
+            }
+            if (hold.captured() > charge.amount()) {
+                violations.add(violation(Kind.CAPTURED_ABOVE_AUTHORISED, charge, "the connector captured "
+                        + hold.captured() + " of " + charge.amount() + " authorised"));
+            }
+            Map<Integer, Set<String>> keys = new java.util.TreeMap<>();
+            hold.captures().forEach(c -> keys.computeIfAbsent(c.number(), n -> new java.util.TreeSet<>()).add(c.key()));
+            keys.forEach((number, distinct) -> {
+                if (distinct.size() > 1) {
+                    violations.add(violation(Kind.CAPTURED_TWICE, charge, "capture " + number + " sent under "
+                            + distinct.size() + " keys " + distinct));
+                }
+            });
+            long took = hold.captures().stream().filter(CaptureAtConnector::tookMoney).count();
+            if (took > 1) {
+                violations.add(violation(Kind.CAPTURED_TWICE, charge, took + " captures took money: "
+                        + hold.captures().stream().filter(CaptureAtConnector::tookMoney)
+                        .map(c -> c.key() + " " + c.amount()).toList()));
+            }
+            if (hold.releases() > 1) {
+                violations.add(violation(Kind.RELEASED_TWICE, charge, "released " + hold.releases() + " times"));
+            }
+            if (hold.releases() > 0 && took > 0) {
+                violations.add(violation(Kind.RELEASED_TWICE, charge, "released and captured ("
+                        + hold.captured() + "): a capture racing a cancel had two winners"));
+            }
+            Payment payment = payments.get(charge.paymentId());
+            if (charge.status() == ChargeStatus.TOOK_MONEY && payment != null && payment.status().equals("COMPLETED")
+                    && backs(charge, payment, attempts.get(charge.attemptKey()))
+                    && payment.amountCaptured() != hold.captured()) {
+                violations.add(violation(Kind.CAPTURE_DISAGREES, charge, "the service says "
+                        + payment.amountCaptured() + " captured, the connector captured " + hold.captured()));
+            }
+        }
     }
 
     private static void automaticRefundRows(Books books, Map<String, Payment> payments, Map<String, Attempt> attempts,
@@ -431,6 +582,10 @@ public final class MoneyInvariant {
             } else if (r > 0 && !payment.status().equals("COMPLETED") && !payment.status().equals("AUTHORIZED")) {
                 violations.add(new Violation(Kind.PAYMENT_ROW_DISAGREES, payment.id(), payment.attempt(),
                         payment.connector(), null, "refunded while " + payment.status()));
+            } else if (r > payment.amountCaptured()) {
+                violations.add(new Violation(Kind.OVER_REFUNDED, payment.id(), payment.attempt(),
+                        payment.connector(), null, "refunds pending or succeeded sum " + r + " > captured "
+                        + payment.amountCaptured()));
             }
         }
     }
@@ -451,9 +606,12 @@ public final class MoneyInvariant {
             }
         }
         for (Charge charge : charges) {
-            if (charge.givenBack() > charge.amount()) {
+            long refundable = charge.hold() == null || charge.status() == ChargeStatus.HELD ? charge.amount()
+                    : charge.taken();
+            if (charge.givenBack() > refundable) {
                 violations.add(violation(Kind.OVER_REFUNDED, charge, "the connector's refunds of it sum "
-                        + charge.givenBack() + " > its amount " + charge.amount()));
+                        + charge.givenBack() + " > " + (refundable == charge.amount() ? "its amount " : "captured ")
+                        + refundable));
             }
             long counted = succeededByCharge.getOrDefault(charge.connector() + ":" + charge.reference(), 0L);
             if (counted > charge.givenBack()) {
@@ -466,17 +624,22 @@ public final class MoneyInvariant {
     private static void backingCharges(Books books, Map<String, List<Charge>> byAttempt, boolean settled,
                                        List<Violation> violations) {
         for (Payment payment : books.payments()) {
-            if (!payment.status().equals("COMPLETED") && !payment.status().equals("AUTHORIZED")) {
+            if (!payment.status().equals("COMPLETED") && !payment.holding()) {
                 continue;
             }
             List<Charge> held = byAttempt.getOrDefault(payment.id() + "#" + payment.attempt(), List.of()).stream()
                     .filter(c -> c.connector().equals(payment.connector()))
-                    .filter(c -> c.status() == ChargeStatus.TOOK_MONEY || !settled)
+                    .filter(c -> payment.status().equals("COMPLETED") ? c.status() == ChargeStatus.TOOK_MONEY
+                            : c.status() == ChargeStatus.HELD
+                            || (payment.status().equals("CAPTURING") && c.status() == ChargeStatus.TOOK_MONEY))
                     .toList();
-            if (held.isEmpty()) {
+            boolean underWay = !settled && byAttempt.getOrDefault(payment.id() + "#" + payment.attempt(), List.of())
+                    .stream().anyMatch(c -> c.connector().equals(payment.connector()));
+            if (held.isEmpty() && !underWay) {
                 violations.add(new Violation(Kind.PAYMENT_WITHOUT_ITS_CHARGE, payment.id(), payment.attempt(),
                         payment.connector(), null, payment.status() + " but its connector holds no charge that"
-                        + " took money for the attempt"));
+                        + (payment.status().equals("COMPLETED") ? " took money" : " holds the money")
+                        + " for the attempt"));
             }
         }
     }
@@ -518,6 +681,11 @@ public final class MoneyInvariant {
         } catch (NumberFormatException notANumber) {
             return null;
         }
+    }
+
+    private static long received(Map<String, Object> intent) {
+        Object received = intent.get("amount_received");
+        return received instanceof Number n ? n.longValue() : ((Number) intent.get("amount")).longValue();
     }
 
     private static @Nullable String upper(@Nullable Object currency) {
