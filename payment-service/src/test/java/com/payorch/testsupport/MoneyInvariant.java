@@ -213,12 +213,22 @@ public final class MoneyInvariant {
         }
     }
 
+    /** A capture's connector key, {@code <attempt key>-capture-<n>}, names its number. */
+    private static final java.util.regex.Pattern CAPTURE_NUMBER = java.util.regex.Pattern.compile("-capture-(\\d+)$");
+
     private MoneyInvariant() {
     }
 
     // ---- the charges the connectors hold ---------------------------------------------------------------------------
 
-    /** The sandbox's charges ({@code sandbox_charges}) with their refunds ({@code sandbox_refunds}). */
+    /**
+     * The sandbox's charges ({@code sandbox_charges}) with their refunds ({@code sandbox_refunds}). A manual charge
+     * (V21) is a hold: {@code authorized}, {@code capturing} and {@code capture_failed} hold the money,
+     * {@code succeeded} took {@code amount_captured} under capture {@code captures} (the earlier ones failed: the
+     * sandbox takes another capture only after a failed one), {@code cancelled} was released, unless a refund row
+     * records it (the sandbox gives an orphaned hold back by releasing it and writing the refund), then it was given
+     * back by that refund.
+     */
     public static List<Charge> sandboxCharges(Connection connection) throws SQLException {
         Map<String, List<ChargeRefund>> refunds = new HashMap<>();
         for (String[] row : rows(connection, "select charge_id, id, amount, status from sandbox_refunds",
@@ -226,13 +236,46 @@ public final class MoneyInvariant {
             refunds.computeIfAbsent(row[0], k -> new ArrayList<>())
                     .add(new ChargeRefund(row[1], Long.parseLong(row[2]), "failed".equals(row[3])));
         }
-        return rows(connection, "select id, payment_id, attempt, amount, currency, status from sandbox_charges",
-                rs -> new Charge("sandbox", rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
-                        rs.getString(5).trim(), switch (rs.getString(6)) {
-                            case "succeeded" -> ChargeStatus.TOOK_MONEY;
-                            case "failed" -> ChargeStatus.DECLINED;
-                            default -> ChargeStatus.PENDING;
-                        }, refunds.getOrDefault(rs.getString(1), List.of())));
+        return rows(connection, "select * from sandbox_charges", rs -> {
+            String id = rs.getString("id");
+            List<ChargeRefund> given = refunds.getOrDefault(id, List.of());
+            String status = rs.getString("status");
+            boolean manual = hasColumn(rs, "capture_method") && "manual".equals(rs.getString("capture_method"));
+            Hold hold = null;
+            ChargeStatus charge = switch (status) {
+                case "succeeded" -> ChargeStatus.TOOK_MONEY;
+                case "failed" -> ChargeStatus.DECLINED;
+                case "authorized", "capturing", "capture_failed" -> ChargeStatus.HELD;
+                case "cancelled" -> given.stream().anyMatch(r -> !r.gaveNothingBack()) ? ChargeStatus.HELD
+                        : ChargeStatus.RELEASED;
+                default -> ChargeStatus.PENDING;
+            };
+            if (manual) {
+                int captures = rs.getInt("captures");
+                long amountCaptured = rs.getLong("amount_captured");
+                List<CaptureAtConnector> sent = new ArrayList<>();
+                for (int n = 1; n <= captures; n++) {
+                    boolean last = n == captures;
+                    String key = last ? rs.getString("capture_key") : "capture " + n + " (failed)";
+                    long amount = last && rs.getObject("capture_amount") != null ? rs.getLong("capture_amount") : 0;
+                    sent.add(new CaptureAtConnector(n, key, last && status.equals("succeeded") ? amountCaptured
+                            : amount, last && status.equals("succeeded")));
+                }
+                hold = new Hold(sent, charge == ChargeStatus.RELEASED ? 1 : 0);
+            }
+            return new Charge("sandbox", id, rs.getString("payment_id"), rs.getInt("attempt"), rs.getLong("amount"),
+                    rs.getString("currency").trim(), charge, given, hold);
+        });
+    }
+
+    private static boolean hasColumn(ResultSet rs, String column) throws SQLException {
+        var meta = rs.getMetaData();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            if (meta.getColumnName(i).equalsIgnoreCase(column)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -492,6 +535,13 @@ public final class MoneyInvariant {
                             + distinct.size() + " keys " + distinct));
                 }
             });
+            for (CaptureAtConnector capture : hold.captures()) {
+                java.util.regex.Matcher named = CAPTURE_NUMBER.matcher(capture.key());
+                if (named.find() && Integer.parseInt(named.group(1)) != capture.number()) {
+                    violations.add(violation(Kind.CAPTURED_TWICE, charge, "capture " + capture.number()
+                            + " sent under " + capture.key() + ", the key of capture " + named.group(1)));
+                }
+            }
             long took = hold.captures().stream().filter(CaptureAtConnector::tookMoney).count();
             if (took > 1) {
                 violations.add(violation(Kind.CAPTURED_TWICE, charge, took + " captures took money: "

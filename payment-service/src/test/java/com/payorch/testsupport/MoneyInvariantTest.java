@@ -261,6 +261,18 @@ class MoneyInvariantTest {
     }
 
     @Test
+    void aCaptureUnderAnotherNumbersKeyFails() {
+        addHolds();
+        replaceCharge("ch_H2", hold("ch_H2", "pay_H2", ChargeStatus.TOOK_MONEY, new Hold(List.of(
+                capture(2, "pay_H2-capture-1", 600, true)), 0), new ChargeRefund("sr_H2", 200, false)));
+
+        assertThat(check()).singleElement().satisfies(v -> {
+            assertThat(v.kind()).isEqualTo(Kind.CAPTURED_TWICE);
+            assertThat(v.why()).contains("capture 2 sent under pay_H2-capture-1");
+        });
+    }
+
+    @Test
     void twoCapturesThatTookMoneyFail() {
         addHolds();
         replaceCharge("ch_H2", hold("ch_H2", "pay_H2", ChargeStatus.TOOK_MONEY, new Hold(List.of(

@@ -1,5 +1,7 @@
 package com.payorch.testsupport;
 
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
@@ -20,6 +22,7 @@ import reactor.core.publisher.Sinks;
 public class SandboxFaults {
 
     private final AtomicInteger responsesToLose = new AtomicInteger();
+    private final AtomicInteger holdAnswersToLose = new AtomicInteger();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
     private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
     private final AtomicReference<LookUps> lookUps = new AtomicReference<>(LookUps.TRUTHFUL);
@@ -48,6 +51,11 @@ public class SandboxFaults {
         responsesToLose.incrementAndGet();
     }
 
+    /** The next capture or cancel reaches the sandbox, then its answer is lost on the way back. */
+    public void loseNextHoldAnswer() {
+        holdAnswersToLose.incrementAndGet();
+    }
+
     /** Submits and refunds wait, before charging, until the returned gate is opened with {@code tryEmitEmpty()}. */
     public Sinks.Empty<Void> holdSubmits() {
         Sinks.Empty<Void> newGate = Sinks.empty();
@@ -71,6 +79,16 @@ public class SandboxFaults {
                                 ? Mono.error(new GatewayException("sandbox lost the response for "
                                         + request.paymentId()))
                                 : Mono.just(outcome));
+            }
+
+            @Override
+            public Mono<GatewayOutcome> capture(CaptureRequest request) {
+                return sandbox.capture(request).flatMap(outcome -> loseHoldAnswer(request.idempotencyKey(), outcome));
+            }
+
+            @Override
+            public Mono<GatewayOutcome> cancel(CancelRequest request) {
+                return sandbox.cancel(request).flatMap(outcome -> loseHoldAnswer(request.idempotencyKey(), outcome));
             }
 
             @Override
@@ -103,6 +121,12 @@ public class SandboxFaults {
     private Mono<Void> waitWhileHeld(String paymentMethod) {
         Sinks.Empty<Void> current = gate.get();
         return current == null || "pm_card_unavailable".equals(paymentMethod) ? Mono.empty() : current.asMono();
+    }
+
+    private Mono<GatewayOutcome> loseHoldAnswer(String key, GatewayOutcome outcome) {
+        return holdAnswersToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0
+                ? Mono.error(new GatewayException("sandbox lost the answer to " + key))
+                : Mono.just(outcome);
     }
 
     private boolean takeLoseNextResponse() {
