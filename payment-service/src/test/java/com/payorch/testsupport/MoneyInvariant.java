@@ -237,38 +237,51 @@ public final class MoneyInvariant {
                     .add(new ChargeRefund(row[1], Long.parseLong(row[2]), "failed".equals(row[3])));
         }
         return rows(connection, "select * from sandbox_charges", rs -> {
-            String id = rs.getString("id");
-            List<ChargeRefund> given = refunds.getOrDefault(id, List.of());
-            String status = rs.getString("status");
-            boolean manual = hasColumn(rs, "capture_method") && "manual".equals(rs.getString("capture_method"));
-            Hold hold = null;
-            ChargeStatus charge = switch (status) {
-                case "succeeded" -> ChargeStatus.TOOK_MONEY;
-                case "failed" -> ChargeStatus.DECLINED;
-                case "authorized", "capturing", "capture_failed" -> ChargeStatus.HELD;
-                case "cancelled" -> given.stream().anyMatch(r -> !r.gaveNothingBack()) ? ChargeStatus.HELD
-                        : ChargeStatus.RELEASED;
-                default -> ChargeStatus.PENDING;
-            };
-            if (manual) {
-                int captures = rs.getInt("captures");
-                long amountCaptured = rs.getLong("amount_captured");
-                List<CaptureAtConnector> sent = new ArrayList<>();
-                for (int n = 1; n <= captures; n++) {
-                    boolean last = n == captures;
-                    String key = last ? rs.getString("capture_key") : "capture " + n + " (failed)";
-                    long amount = last && rs.getObject("capture_amount") != null ? rs.getLong("capture_amount") : 0;
-                    sent.add(new CaptureAtConnector(n, key, last && status.equals("succeeded") ? amountCaptured
-                            : amount, last && status.equals("succeeded")));
-                }
-                hold = new Hold(sent, charge == ChargeStatus.RELEASED ? 1 : 0);
-            }
-            return new Charge("sandbox", id, rs.getString("payment_id"), rs.getInt("attempt"), rs.getLong("amount"),
-                    rs.getString("currency").trim(), charge, given, hold);
+            boolean holds = hasColumn(rs, "capture_method");
+            return sandboxCharge(rs.getString("id"), rs.getString("payment_id"), rs.getInt("attempt"),
+                    rs.getLong("amount"), rs.getString("currency").trim(), rs.getString("status"),
+                    holds ? rs.getString("capture_method") : "automatic", holds ? rs.getInt("captures") : 0,
+                    holds ? rs.getString("capture_key") : null,
+                    holds ? (Long) rs.getObject("capture_amount", Long.class) : null,
+                    holds ? (Long) rs.getObject("amount_captured", Long.class) : null,
+                    refunds.getOrDefault(rs.getString("id"), List.of()));
         });
     }
 
-    private static boolean hasColumn(ResultSet rs, String column) throws SQLException {
+    /** One sandbox charge as the invariant reads it (the campaign's checker reads its rows itself). */
+    public static Charge sandboxCharge(String id, String paymentId, int attempt, long amount, String currency,
+                                       String status, @Nullable String captureMethod, int captures,
+                                       @Nullable String captureKey, @Nullable Long captureAmount,
+                                       @Nullable Long amountCaptured, List<ChargeRefund> given) {
+        ChargeStatus charge = switch (status) {
+            case "succeeded" -> ChargeStatus.TOOK_MONEY;
+            case "failed" -> ChargeStatus.DECLINED;
+            case "authorized", "capturing", "capture_failed" -> ChargeStatus.HELD;
+            case "cancelled" -> given.stream().anyMatch(r -> !r.gaveNothingBack()) ? ChargeStatus.HELD
+                    : ChargeStatus.RELEASED;
+            default -> ChargeStatus.PENDING;
+        };
+        Hold hold = null;
+        if ("manual".equals(captureMethod)) {
+            // The sandbox counts the captures it accepted and keeps the last one's key, whose number is the
+            // service's (captures the sandbox refused were numbered too); the earlier ones failed.
+            List<CaptureAtConnector> sent = new ArrayList<>();
+            for (int n = 1; n <= captures; n++) {
+                boolean last = n == captures;
+                boolean took = last && status.equals("succeeded");
+                java.util.regex.Matcher named = CAPTURE_NUMBER.matcher(last && captureKey != null ? captureKey : "");
+                int number = named.find() ? Integer.parseInt(named.group(1)) : n;
+                sent.add(new CaptureAtConnector(number, last && captureKey != null ? captureKey : "capture " + n
+                        + " (failed)", took && amountCaptured != null ? amountCaptured
+                        : last && captureAmount != null ? captureAmount : 0, took));
+            }
+            hold = new Hold(sent, charge == ChargeStatus.RELEASED ? 1 : 0);
+        }
+        return new Charge("sandbox", id, paymentId, attempt, amount, currency, charge, given, hold);
+    }
+
+    /** Whether the row has the column (a schema before a migration that adds it). */
+    public static boolean hasColumn(ResultSet rs, String column) throws SQLException {
         var meta = rs.getMetaData();
         for (int i = 1; i <= meta.getColumnCount(); i++) {
             if (meta.getColumnName(i).equalsIgnoreCase(column)) {

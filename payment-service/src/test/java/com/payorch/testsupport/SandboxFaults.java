@@ -22,7 +22,8 @@ import reactor.core.publisher.Sinks;
 public class SandboxFaults {
 
     private final AtomicInteger responsesToLose = new AtomicInteger();
-    private final AtomicInteger holdAnswersToLose = new AtomicInteger();
+    private final AtomicInteger captureResponsesToLose = new AtomicInteger();
+    private final AtomicInteger cancelResponsesToLose = new AtomicInteger();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
     private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
     private final AtomicReference<LookUps> lookUps = new AtomicReference<>(LookUps.TRUTHFUL);
@@ -51,9 +52,14 @@ public class SandboxFaults {
         responsesToLose.incrementAndGet();
     }
 
-    /** The next capture or cancel reaches the sandbox, then its answer is lost on the way back. */
-    public void loseNextHoldAnswer() {
-        holdAnswersToLose.incrementAndGet();
+    /** The next capture is made and then fails as if its response were lost on the way back. */
+    public void loseNextCaptureResponse() {
+        captureResponsesToLose.incrementAndGet();
+    }
+
+    /** The next release of a hold is made and then fails as if its response were lost on the way back. */
+    public void loseNextCancelResponse() {
+        cancelResponsesToLose.incrementAndGet();
     }
 
     /** Submits and refunds wait, before charging, until the returned gate is opened with {@code tryEmitEmpty()}. */
@@ -82,16 +88,6 @@ public class SandboxFaults {
             }
 
             @Override
-            public Mono<GatewayOutcome> capture(CaptureRequest request) {
-                return sandbox.capture(request).flatMap(outcome -> loseHoldAnswer(request.idempotencyKey(), outcome));
-            }
-
-            @Override
-            public Mono<GatewayOutcome> cancel(CancelRequest request) {
-                return sandbox.cancel(request).flatMap(outcome -> loseHoldAnswer(request.idempotencyKey(), outcome));
-            }
-
-            @Override
             public Mono<GatewayOutcome> find(ChargeRequest request) {
                 return switch (lookUps.get()) {
                     case TRUTHFUL -> sandbox.find(request);
@@ -103,6 +99,22 @@ public class SandboxFaults {
             @Override
             public Mono<Void> cancelByReference(ChargeRequest request) {
                 return sandbox.cancelByReference(request);
+            }
+
+            @Override
+            public Mono<GatewayOutcome> capture(CaptureRequest request) {
+                return sandbox.capture(request).flatMap(outcome -> take(captureResponsesToLose)
+                        ? Mono.error(new GatewayException("sandbox lost the response to capture "
+                                + request.idempotencyKey()))
+                        : Mono.just(outcome));
+            }
+
+            @Override
+            public Mono<GatewayOutcome> cancel(CancelRequest request) {
+                return sandbox.cancel(request).flatMap(outcome -> take(cancelResponsesToLose)
+                        ? Mono.error(new GatewayException("sandbox lost the response to cancel "
+                                + request.idempotencyKey()))
+                        : Mono.just(outcome));
             }
 
             @Override
@@ -123,10 +135,8 @@ public class SandboxFaults {
         return current == null || "pm_card_unavailable".equals(paymentMethod) ? Mono.empty() : current.asMono();
     }
 
-    private Mono<GatewayOutcome> loseHoldAnswer(String key, GatewayOutcome outcome) {
-        return holdAnswersToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0
-                ? Mono.error(new GatewayException("sandbox lost the answer to " + key))
-                : Mono.just(outcome);
+    private static boolean take(AtomicInteger armed) {
+        return armed.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
     private boolean takeLoseNextResponse() {
