@@ -10,7 +10,9 @@ import java.util.Set;
 
 /**
  * Invariant 5: a booking is activated iff a COMPLETED payment of it exists, activated once, cancelled at most once
- * (and only when that payment is refunded in full).
+ * (and only when that payment is refunded in full). Holds (issue 23): a manual payment activates its booking when it
+ * becomes AUTHORIZED (once: capturing does not activate again) and a hold released after that cancels it; so the
+ * payment that backs a booking is one COMPLETED, AUTHORIZED or CAPTURING, or CANCELLED after it was authorised.
  *
  * <p>For every row of {@code bookings} (merchant_id, id), with its merchant's payments of that booking:
  * <ul>
@@ -40,6 +42,10 @@ final class BookingLifecycle implements Invariant {
         Map<String, Integer> completions = new HashMap<>();
         db.transitions().stream().filter(t -> "COMPLETED".equals(t.toStatus()))
                 .forEach(t -> completions.merge(t.paymentId(), 1, Integer::sum));
+        // A hold's activation is its AUTHORIZE transition (a failed capture's return to AUTHORIZED is not one).
+        Map<String, Integer> authorisations = new HashMap<>();
+        db.transitions().stream().filter(t -> "AUTHORIZED".equals(t.toStatus()) && "AUTHORIZE".equals(t.event()))
+                .forEach(t -> authorisations.merge(t.paymentId(), 1, Integer::sum));
         Map<String, Integer> activatedEvents = new HashMap<>();
         Map<String, Integer> cancelledEvents = new HashMap<>();
         // Refunds the connector reported failed after they succeeded (REVERSE): their amount is refundable again, but
@@ -71,8 +77,9 @@ final class BookingLifecycle implements Invariant {
         for (Snapshot.Booking booking : db.bookings()) {
             String key = Snapshot.bookingKey(booking.merchantId(), booking.id());
             List<Snapshot.Payment> payments = paymentsByBooking.getOrDefault(key, List.of());
-            List<Snapshot.Payment> completed = payments.stream().filter(p -> p.status().equals("COMPLETED")).toList();
-            int completedTransitions = payments.stream().mapToInt(p -> completions.getOrDefault(p.id(), 0)).sum();
+            List<Snapshot.Payment> completed = payments.stream().filter(BookingLifecycle::backsItsBooking).toList();
+            int completedTransitions = payments.stream().mapToInt(p -> p.manual()
+                    ? authorisations.getOrDefault(p.id(), 0) : completions.getOrDefault(p.id(), 0)).sum();
             boolean activated = booking.status().equals("ACTIVE") || booking.status().equals("CANCELLED");
             active += booking.status().equals("ACTIVE") ? 1 : 0;
             cancelled += booking.status().equals("CANCELLED") ? 1 : 0;
@@ -90,18 +97,20 @@ final class BookingLifecycle implements Invariant {
                 problem = activatedEvents.getOrDefault(key, 0) + " booking.activated events for status "
                         + booking.status();
             } else {
-                boolean refundedInFull = activated && completed.get(0).amountRefunded() == completed.get(0).amount();
+                boolean released = activated && completed.get(0).status().equals("CANCELLED");
+                boolean refundedInFull = activated && (released || completed.get(0).amountRefunded() > 0
+                        && completed.get(0).amountRefunded() == completed.get(0).amountCaptured());
                 boolean isCancelled = booking.status().equals("CANCELLED");
                 if (isCancelled && !refundedInFull && activated) {
                     Snapshot.Payment paid = completed.get(0);
                     refundedInFull = paid.amountRefunded() + reversedByPayment.getOrDefault(paid.id(), 0L)
-                            >= paid.amount();
+                            >= paid.amountCaptured();
                 }
                 int cancellations = cancelledEvents.getOrDefault(key, 0);
                 if (isCancelled != refundedInFull) {
-                    problem = "status " + booking.status() + " but its payment refunded "
-                            + (activated ? completed.get(0).amountRefunded() + " of " + completed.get(0).amount()
-                                    : "nothing");
+                    problem = "status " + booking.status() + " but its payment (" + (activated
+                            ? completed.get(0).status() + ") refunded " + completed.get(0).amountRefunded() + " of "
+                            + completed.get(0).amountCaptured() + " captured" : "none) refunded nothing");
                 } else if (booking.cancelled() != isCancelled || cancellations != (isCancelled ? 1 : 0)) {
                     problem = cancellations + " booking.cancelled events, cancelled_at "
                             + (booking.cancelled() ? "set" : "not set") + ", status " + booking.status();
@@ -113,8 +122,17 @@ final class BookingLifecycle implements Invariant {
             }
         }
         String detail = db.bookings().size() + " bookings (" + active + " ACTIVE, " + cancelled + " CANCELLED)"
-                + (problems.isEmpty() ? ": each activated once iff COMPLETED, cancelled at most once"
+                + (problems.isEmpty() ? ": each activated once iff COMPLETED or held, cancelled at most once"
                         : "; " + problems.size() + " problems, first: " + problems.get(0));
         return new InvariantResult(name(), problems.isEmpty(), detail, offending);
+    }
+
+    /** COMPLETED, a hold (AUTHORIZED, CAPTURING), or a hold released after it activated the booking. */
+    private static boolean backsItsBooking(Snapshot.Payment payment) {
+        return switch (payment.status()) {
+            case "COMPLETED", "AUTHORIZED", "CAPTURING" -> true;
+            case "CANCELLED" -> payment.authorized();
+            default -> false;
+        };
     }
 }

@@ -28,10 +28,19 @@ record Charges(List<Charge> all) {
      * @param declined the connector took nothing and never will (sandbox {@code failed})
      */
     record Charge(String connector, String reference, String paymentId, Integer attempt, long amount,
-                  String currency, boolean tookMoney, boolean declined, List<ChargeRefund> refunds) {
+                  String currency, boolean tookMoney, boolean declined, List<ChargeRefund> refunds,
+                  MoneyInvariant.Charge sandboxHold) {
 
-        /** The charge as {@link MoneyInvariant} reads it. */
+        Charge(String connector, String reference, String paymentId, Integer attempt, long amount, String currency,
+               boolean tookMoney, boolean declined, List<ChargeRefund> refunds) {
+            this(connector, reference, paymentId, attempt, amount, currency, tookMoney, declined, refunds, null);
+        }
+
+        /** The charge as {@link MoneyInvariant} reads it (a sandbox hold as the invariant maps the sandbox's). */
         MoneyInvariant.Charge toMoney() {
+            if (sandboxHold != null) {
+                return sandboxHold;
+            }
             return new MoneyInvariant.Charge(connector, reference, paymentId, attempt, amount, currency,
                     tookMoney ? MoneyInvariant.ChargeStatus.TOOK_MONEY
                             : declined ? MoneyInvariant.ChargeStatus.DECLINED : MoneyInvariant.ChargeStatus.PENDING,
@@ -57,9 +66,16 @@ record Charges(List<Charge> all) {
                     .add(new ChargeRefund(refund.id(), refund.amount(), refund.status().equals("failed")));
         }
         for (Snapshot.SandboxCharge charge : db.sandboxCharges()) {
+            List<ChargeRefund> refunds = sandboxRefunds.getOrDefault(charge.id(), List.of());
+            MoneyInvariant.Charge hold = !"manual".equals(charge.captureMethod()) ? null
+                    : MoneyInvariant.sandboxCharge(charge.id(), charge.paymentId(), charge.attempt(), charge.amount(),
+                            charge.currency(), charge.status(), charge.captureMethod(), charge.captures(),
+                            charge.captureKey(), charge.captureAmount(), charge.amountCaptured(),
+                            refunds.stream().map(r -> new MoneyInvariant.ChargeRefund(r.reference(), r.amount(),
+                                    r.failed())).toList());
             all.add(new Charge("sandbox", charge.id(), charge.paymentId(), charge.attempt(), charge.amount(),
                     charge.currency(), charge.status().equals("succeeded"), charge.status().equals("failed"),
-                    sandboxRefunds.getOrDefault(charge.id(), List.of())));
+                    refunds, hold));
         }
         Map<String, Snapshot.Attempt> attemptsByReference = new HashMap<>();
         db.attempts().stream().filter(a -> a.reference() != null)

@@ -40,7 +40,8 @@ public final class Checker {
             new OrphanedChargesRefunded(),
             new OneConfirmationPerBooking(),
             new EventsDelivered(),
-            new OneEventPerTransition());
+            new OneEventPerTransition(),
+            new HoldsWithinAuthorisation());
 
     private Checker() {
     }

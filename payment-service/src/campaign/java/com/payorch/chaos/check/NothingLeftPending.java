@@ -24,6 +24,7 @@ final class NothingLeftPending implements Invariant {
         Set<String> offending = new LinkedHashSet<>();
         long pending = 0;
         long processing = 0;
+        long holdsInFlight = 0;
         for (Snapshot.Payment payment : context.db().payments()) {
             if (payment.status().equals("PENDING")) {
                 pending++;
@@ -31,11 +32,16 @@ final class NothingLeftPending implements Invariant {
             } else if (payment.status().equals("PROCESSING")) {
                 processing++;
                 offending.add(payment.id());
+            } else if (payment.status().equals("CAPTURING")
+                    || payment.cancelRequested() && payment.status().equals("AUTHORIZED")) {
+                // A capture sent or a release recorded must have settled once the world has (an open hold need not).
+                holdsInFlight++;
+                offending.add(payment.id());
             }
         }
         long refundsPending = context.db().refunds().stream().filter(r -> r.status().equals("PENDING")).count();
         String detail = context.db().payments().size() + " payments, " + pending + " PENDING, " + processing
-                + " PROCESSING" + (offending.isEmpty() ? "" : " (first " + offending.iterator().next() + ")")
+                + " PROCESSING, " + holdsInFlight + " captures or releases in flight" + (offending.isEmpty() ? "" : " (first " + offending.iterator().next() + ")")
                 + "; refunds still PENDING (not counted): " + refundsPending;
         return new InvariantResult(name(), offending.isEmpty(), detail, offending);
     }

@@ -41,6 +41,7 @@ final class OneEventPerTransition implements Invariant {
         Set<String> offending = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
         Map<String, Integer> expected = new HashMap<>();
+        Map<String, List<String>> typed = new HashMap<>();
         int transitions = 0;
         for (Snapshot.Transition t : db.transitions()) {
             transitions++;
@@ -49,10 +50,17 @@ final class OneEventPerTransition implements Invariant {
                 case "PROCESSING" -> "payment.processing";
                 case "COMPLETED" -> "payment.completed";
                 case "FAILED" -> "payment.failed";
+                // Holds (issue 23): a capture that failed returns to AUTHORIZED with its own event; a capture
+                // sent writes none (its outcome is the event).
+                case "AUTHORIZED" -> t.event().equals("CAPTURE_FAIL") ? "payment.capture_failed"
+                        : "payment.authorized";
+                case "CAPTURING" -> null;
+                case "CANCELLED" -> "payment.cancelled";
                 default -> "unknown:" + t.toStatus();
             };
             if (type != null) {
                 expected.merge(t.paymentId() + " " + type + " v" + t.ordinal(), 1, Integer::sum);
+                typed.computeIfAbsent(t.paymentId(), k -> new ArrayList<>()).add(type + " v" + t.ordinal());
             }
         }
         Map<String, Integer> actual = new HashMap<>();
@@ -73,6 +81,7 @@ final class OneEventPerTransition implements Invariant {
                 orphanEvents.merge(event.paymentId() + "#" + data.path("attempt").asInt(-1), 1, Integer::sum);
             }
         }
+        afterCancelRequests(db, typed, expected, actual);
         Set<String> keys = new LinkedHashSet<>(expected.keySet());
         keys.addAll(actual.keySet());
         for (String key : keys) {
@@ -126,5 +135,37 @@ final class OneEventPerTransition implements Invariant {
                 + (problems.isEmpty() ? ": one event each, none without its transition"
                         : "; " + problems.size() + " problems, first: " + problems.get(0));
         return new InvariantResult(name(), problems.isEmpty(), detail, offending);
+    }
+
+    /**
+     * A cancel recorded raises a hold's version without a transition ({@code PaymentStateChanges.requestCancel}): the
+     * events of the transitions after it carry one more than their ordinal. For a payment whose cancel was requested,
+     * the transitions from the point where that makes every event match are expected one version later; where no
+     * point does, the expectation stays as it was (and the mismatch is reported).
+     */
+    private static void afterCancelRequests(Snapshot db, Map<String, List<String>> typed,
+                                            Map<String, Integer> expected, Map<String, Integer> actual) {
+        for (Snapshot.Payment payment : db.payments()) {
+            List<String> keys = typed.get(payment.id());
+            if (!payment.cancelRequested() || keys == null) {
+                continue;
+            }
+            for (int from = keys.size() - 1; from >= 0; from--) {
+                List<String> shifted = new ArrayList<>();
+                for (int i = 0; i < keys.size(); i++) {
+                    String key = payment.id() + " " + keys.get(i);
+                    if (i >= from) {
+                        int v = key.lastIndexOf(" v");
+                        key = key.substring(0, v) + " v" + (Long.parseLong(key.substring(v + 2)) + 1);
+                    }
+                    shifted.add(key);
+                }
+                if (shifted.stream().allMatch(actual::containsKey)) {
+                    keys.forEach(k -> expected.remove(payment.id() + " " + k));
+                    shifted.forEach(k -> expected.merge(k, 1, Integer::sum));
+                    break;
+                }
+            }
+        }
     }
 }

@@ -30,9 +30,19 @@ record Snapshot(
         List<SandboxRefund> sandboxRefunds,
         List<Delivery> deliveries) {
 
+    /**
+     * @param amountCaptured what was taken (a COMPLETED automatic payment: its amount)
+     * @param authorized the payment was AUTHORIZED at some point (a hold: it activated its booking)
+     * @param cancelRequested a cancel was recorded (and may still be sent)
+     */
     record Payment(String id, String merchantId, String bookingId, long amount, String currency, String status,
                    int attempt, String connector, String customerEmail, long amountReserved, long amountRefunded,
-                   long version) {
+                   long version, String captureMethod, long amountCaptured, boolean authorized,
+                   boolean cancelRequested) {
+
+        boolean manual() {
+            return "manual".equals(captureMethod);
+        }
     }
 
     record Attempt(String paymentId, int number, String connector, String reference, String status,
@@ -60,7 +70,10 @@ record Snapshot(
                           String paymentId, String refundId, Integer responseStatus) {
     }
 
-    record SandboxCharge(String id, String paymentId, int attempt, long amount, String currency, String status) {
+    /** The hold columns (V21) are null/0 for an automatic charge, or when the schema has none. */
+    record SandboxCharge(String id, String paymentId, int attempt, long amount, String currency, String status,
+                         String captureMethod, int captures, String captureKey, Long captureAmount,
+                         Long amountCaptured) {
     }
 
     record SandboxRefund(String id, String refundId, String chargeId, String paymentId, long amount, String status) {
@@ -91,11 +104,13 @@ record Snapshot(
                 Snapshot snapshot = new Snapshot(
                         list(connection, """
                                 select id, merchant_id, booking_id, amount, currency, status, attempt, connector,
-                                       customer_email, amount_reserved, amount_refunded, version
+                                       customer_email, amount_reserved, amount_refunded, version, capture_method,
+                                       amount_captured, authorized_at is not null, cancel_requested_at is not null
                                 from payments order by created_at, id""",
                                 rs -> new Payment(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
                                         rs.getString(5).trim(), rs.getString(6), rs.getInt(7), rs.getString(8),
-                                        rs.getString(9), rs.getLong(10), rs.getLong(11), rs.getLong(12))),
+                                        rs.getString(9), rs.getLong(10), rs.getLong(11), rs.getLong(12),
+                                        rs.getString(13), rs.getLong(14), rs.getBoolean(15), rs.getBoolean(16))),
                         list(connection, """
                                 select payment_id, number, connector, reference, status, orphaned_at is not null
                                 from payment_attempts order by payment_id, number""",
@@ -129,10 +144,18 @@ record Snapshot(
                                         rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
                                         (Integer) rs.getObject(8))),
                         list(connection, """
-                                select id, payment_id, attempt, amount, currency, status from sandbox_charges
-                                order by created_at, id""",
-                                rs -> new SandboxCharge(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getLong(4),
-                                        rs.getString(5).trim(), rs.getString(6))),
+                                select * from sandbox_charges order by created_at, id""",
+                                rs -> {
+                                    boolean holds = MoneyInvariant.hasColumn(rs, "capture_method");
+                                    return new SandboxCharge(rs.getString("id"), rs.getString("payment_id"),
+                                            rs.getInt("attempt"), rs.getLong("amount"),
+                                            rs.getString("currency").trim(), rs.getString("status"),
+                                            holds ? rs.getString("capture_method") : "automatic",
+                                            holds ? rs.getInt("captures") : 0,
+                                            holds ? rs.getString("capture_key") : null,
+                                            holds ? rs.getObject("capture_amount", Long.class) : null,
+                                            holds ? rs.getObject("amount_captured", Long.class) : null);
+                                }),
                         list(connection, """
                                 select id, refund_id, charge_id, payment_id, amount, status from sandbox_refunds
                                 order by created_at, id""",
@@ -160,7 +183,7 @@ record Snapshot(
     MoneyInvariant.Books books() {
         return new MoneyInvariant.Books(
                 payments.stream().map(p -> new MoneyInvariant.Payment(p.id(), p.status(), p.attempt(), p.connector(),
-                        p.amount(), p.amountReserved(), p.amountRefunded())).toList(),
+                        p.amount(), p.amountReserved(), p.amountRefunded(), p.amountCaptured())).toList(),
                 attempts.stream().map(a -> new MoneyInvariant.Attempt(a.paymentId(), a.number(), a.connector(),
                         a.reference(), a.orphaned())).toList(),
                 refunds.stream().map(r -> new MoneyInvariant.Refund(r.id(), r.paymentId(), r.attempt(), r.amount(),

@@ -532,7 +532,9 @@ final class Gateways {
     private void sandbox(long settleAfter) {
         long now = System.currentTimeMillis();
         for (Payment payment : known.payments()) {
-            boolean open = payment.status.equals("PENDING") || payment.status.equals("PROCESSING");
+            // A hold's charge moves on after it was authorised (captured, failed to capture, released).
+            boolean open = payment.status.equals("PENDING") || payment.status.equals("PROCESSING")
+                    || payment.manual() && !payment.status.equals("FAILED");
             if (!open || !"sandbox".equals(payment.connector) || now - payment.seenAt < settleAfter
                     || now - payment.sandboxPolledAt < 1_000 || payment.sandboxSettledAtVersion == payment.version) {
                 continue;
@@ -550,6 +552,10 @@ final class Gateways {
             boolean allFinal = true;
             for (JsonNode charge : Known.JSON.readTree(answer.body()).path("data")) {
                 String status = charge.path("status").asString("");
+                if ("manual".equals(charge.path("captureMethod").asString(""))) {
+                    allFinal &= hold(payment, charge, status);
+                    continue;
+                }
                 if (!status.equals("succeeded") && !status.equals("failed")) {
                     allFinal = false;
                     continue;
@@ -600,6 +606,68 @@ final class Gateways {
                 data.put("failureReason", "refund_declined");
             }
             queue(sandboxMessage(payment, id, "refund." + outcome, data));
+        }
+    }
+
+    /**
+     * The sandbox's webhooks of a hold's charge, as the sandbox names them: {@code payment.processing} and
+     * {@code payment.authorized} once it was authorised (in random order), then {@code payment.captured},
+     * {@code payment.capture_failed} (one per capture that failed) or {@code payment.cancelled}. Answers whether the
+     * charge is final (captured, released or declined).
+     */
+    private boolean hold(Payment payment, JsonNode charge, String status) {
+        String chargeId = charge.path("id").asString("");
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("paymentId", payment.id);
+        data.put("chargeId", chargeId);
+        data.put("amount", charge.path("amount").asLong(0));
+        data.put("currency", charge.path("currency").asString(""));
+        if (status.equals("failed")) {
+            if (!messages.containsKey("msg_" + chargeId + "_failed")) {
+                Map<String, Object> failed = new LinkedHashMap<>(data);
+                failed.put("failureReason", charge.path("failureReason").asString("card_declined"));
+                queueInRandomOrder(List.of(sandboxMessage(payment, "msg_" + chargeId + "_processing",
+                        "payment.processing", data), sandboxMessage(payment, "msg_" + chargeId + "_failed",
+                        "payment.failed", failed)));
+            }
+            return true;
+        }
+        if (status.equals("processing")) {
+            return false;
+        }
+        boolean authorised = !status.equals("cancelled") || charge.path("captures").asInt(0) > 0;
+        if (authorised && !messages.containsKey("msg_" + chargeId + "_authorized")) {
+            queueInRandomOrder(List.of(sandboxMessage(payment, "msg_" + chargeId + "_processing",
+                    "payment.processing", data), sandboxMessage(payment, "msg_" + chargeId + "_authorized",
+                    "payment.authorized", data)));
+        }
+        switch (status) {
+            case "succeeded" -> {
+                Map<String, Object> captured = new LinkedHashMap<>(data);
+                captured.put("amountCaptured", charge.path("amountCaptured").asLong(0));
+                queueOnce(sandboxMessage(payment, "msg_" + chargeId + "_captured", "payment.captured", captured));
+                return true;
+            }
+            case "capture_failed" -> {
+                Map<String, Object> failed = new LinkedHashMap<>(data);
+                failed.put("failureReason", charge.path("failureReason").asString("capture_declined"));
+                queueOnce(sandboxMessage(payment, "msg_" + chargeId + "_capture_failed_"
+                        + charge.path("captures").asInt(0), "payment.capture_failed", failed));
+                return false;
+            }
+            case "cancelled" -> {
+                queueOnce(sandboxMessage(payment, "msg_" + chargeId + "_cancelled", "payment.cancelled", data));
+                return true;
+            }
+            default -> {
+                return false; // authorized, capturing: the client captures or cancels later
+            }
+        }
+    }
+
+    private void queueOnce(Message message) {
+        if (!messages.containsKey(message.key())) {
+            queue(message);
         }
     }
 

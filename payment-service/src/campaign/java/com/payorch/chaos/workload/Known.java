@@ -44,6 +44,12 @@ final class Known {
         volatile boolean chargedLate;
         /** The sum of the refunds of it the service acknowledged. */
         volatile long refunded;
+        /** {@code automatic} or {@code manual} (a hold), as the service answered. */
+        volatile String captureMethod = "automatic";
+
+        boolean manual() {
+            return "manual".equals(captureMethod);
+        }
 
         Payment(String id, Merchant merchant, String bookingId, long amount, String currency, String paymentMethod) {
             this.id = id;
@@ -105,6 +111,7 @@ final class Known {
                 payment.connector = resource.path("connector").isString()
                         ? resource.path("connector").asString() : payment.connector;
                 payment.attempt = resource.path("attempt").asInt(payment.attempt);
+                payment.captureMethod = resource.path("captureMethod").asString(payment.captureMethod);
                 payment.failureReason = resource.path("failureReason").isString()
                         ? resource.path("failureReason").asString() : payment.failureReason;
                 payment.reference = resource.path("connectorReference").isString()

@@ -26,11 +26,21 @@ final class Plan {
         /** A GET: payment, list by booking, booking, events, refunds, sandbox charges, another merchant's payment. */
         READ,
         /** A gateway webhook the fakes (or the sandbox) sent before, delivered again: duplicated, reordered, late. */
-        WEBHOOK
+        WEBHOOK,
+        /** POST /v1/payments/{id}/capture or /cancel of a hold (full, partial, cancel, a capture racing a cancel). */
+        HOLD
     }
 
     /** Weights of the kinds, in {@link Kind} order (sum 100). */
-    private static final int[] WEIGHTS = {30, 5, 2, 8, 15, 22, 18};
+    private static final int[] WEIGHTS = {30, 5, 2, 8, 15, 14, 18, 8};
+
+    static final int HOLD_CAPTURE_ALL = 0;
+    static final int HOLD_CAPTURE_PART = 1;
+    static final int HOLD_CANCEL = 2;
+    static final int HOLD_RACE = 3;
+
+    /** Of the sandbox merchant's creates, the share (percent, by {@link Step#share}) that place a hold. */
+    static final int MANUAL_SHARE = 40;
 
     static final int CREATE_SINGLE = 0;
     static final int CREATE_DOUBLE_CLICK = 1;
@@ -97,6 +107,7 @@ final class Plan {
             case READ -> random.nextInt(7);
             case REPLAY -> random.nextInt(5); // 0: the key quoted ("…"), as the IETF draft allows
             case MISMATCH -> 0;
+            case HOLD -> weighted(new int[]{35, 25, 25, 15});
         };
         int merchant = random.nextInt(1_000);
         int hotBooking = random.nextInt(100) < 30 ? random.nextInt(HOT_BOOKINGS) : -1;

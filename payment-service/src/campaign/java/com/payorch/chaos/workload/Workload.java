@@ -228,6 +228,7 @@ public final class Workload {
             case REFUND -> refund(process, client, step);
             case READ -> read(process, step);
             case WEBHOOK -> webhook(process, client, step);
+            case HOLD -> hold(process, client, step);
         }
     }
 
@@ -235,7 +236,10 @@ public final class Workload {
         Merchant merchant = merchant(step);
         String booking = step.hotBooking() >= 0 ? "bk-" + tag + "-hot" + step.hotBooking()
                 : "bk-" + tag + "-c" + client + "-" + step.index();
-        String paymentMethod = paymentMethod(merchant, step.tokenRoll());
+        // A share of the sandbox's creates place holds (the Stripe and Adyen fakes' holds are not in this campaign).
+        boolean manual = merchant.routing().trim().equals("sandbox") && step.share() <= Plan.MANUAL_SHARE;
+        String paymentMethod = manual ? (step.tokenRoll() < 80 ? "pm_card_ok" : step.tokenRoll() < 90
+                ? "pm_card_declined" : "pm_card_capture_fails") : paymentMethod(merchant, step.tokenRoll());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("bookingId", booking);
         body.put("amount", step.currency().equals("JPY") ? step.amount() * 10 : step.amount());
@@ -245,6 +249,9 @@ public final class Workload {
             body.put("customerEmail", "guest-" + booking + "@example.com");
         }
         body.put("metadata", Map.of("client", process, "step", Integer.toString(step.index())));
+        if (manual) {
+            body.put("captureMethod", "manual");
+        }
         String key = key(client, step, "p");
         Request request = new Request("create", step.instances().get(0), "POST", "/v1/payments",
                 idempotent(merchant, key), Known.JSON.writeValueAsString(body));
@@ -368,6 +375,46 @@ public final class Workload {
                 known.refund(payment, answers.get(i).body());
                 String key = sent.get(i).headers().get("Idempotency-Key");
                 known.replayable(sent.get(i), payment.merchant, key);
+            }
+        }
+    }
+
+    /**
+     * Captures (all, or a share) or cancels one of the holds the client knows, each request resent under its key
+     * until answered (any instance); a capture racing a cancel on two instances. Captures go to AUTHORIZED holds,
+     * cancels to holds AUTHORIZED or not yet authorised; one in five goes to any hold (a 409 is then the answer).
+     */
+    private void hold(String process, int client, Step step) {
+        boolean any = Math.floorMod(step.pick() >> 16, 5) == 0;
+        boolean capture = step.variant() == Plan.HOLD_CAPTURE_ALL || step.variant() == Plan.HOLD_CAPTURE_PART;
+        Payment payment = known.pickPayment(step.pick(), p -> p.manual() && (any || (capture
+                ? p.status.equals("AUTHORIZED")
+                : p.status.equals("AUTHORIZED") || p.status.equals("PROCESSING") || p.status.equals("PENDING"))));
+        if (payment == null) {
+            read(process, step);
+            return;
+        }
+        List<Request> sent = new ArrayList<>();
+        String captureBody = step.variant() == Plan.HOLD_CAPTURE_PART
+                ? "{\"amount\": " + Math.max(1, payment.amount * step.share() / 100) + "}" : "{}";
+        if (step.variant() != Plan.HOLD_CANCEL) {
+            sent.add(new Request("capture", step.instances().get(0), "POST", "/v1/payments/" + payment.id
+                    + "/capture", idempotent(payment.merchant, key(client, step, "h")), captureBody));
+        }
+        if (step.variant() == Plan.HOLD_CANCEL || step.variant() == Plan.HOLD_RACE) {
+            sent.add(new Request("cancel", step.instances().get(1), "POST", "/v1/payments/" + payment.id
+                    + "/cancel", idempotent(payment.merchant, key(client, step, "x")),
+                    "{\"reason\": \"guest cancelled\"}"));
+        }
+        List<Supplier<Answer>> calls = new ArrayList<>();
+        for (int lane = 0; lane < sent.size(); lane++) {
+            Request request = sent.get(lane);
+            String laneProcess = lane == 0 ? process : process + "." + (lane + 1);
+            calls.add(() -> untilAnswered(laneProcess, request));
+        }
+        for (Answer answer : all(calls)) {
+            if (answer.ok()) {
+                known.payment(payment.merchant, answer.body());
             }
         }
     }
