@@ -172,6 +172,16 @@ class BraintreeHoldsIT {
     }
 
     @Test
+    void aCaptureAnswered401IsARefusalAndCapturesNothing() {
+        GatewayOutcome held = authorised();
+        BRAINTREE.failNextCapture(held.paymentId(), FakeBraintree.Failure.UNAUTHORIZED);
+
+        assertThatThrownBy(() -> gateway.capture(new CaptureRequest(charge(held, true), 4200, 1)).block(WAIT))
+                .isInstanceOf(ConnectorRefusedException.class);
+        assertThat(BRAINTREE.capturesOf(held.paymentId())).isZero();
+    }
+
+    @Test
     void aReleaseWithoutARecordedIdVoidsTheSaleFoundByOrderIdAndItsResendFindsItVoided() {
         GatewayOutcome held = authorised();
         CancelRequest cancel = new CancelRequest(charge(held, false), "requested_by_customer");
