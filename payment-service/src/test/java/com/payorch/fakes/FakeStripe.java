@@ -141,13 +141,11 @@ public final class FakeStripe implements AutoCloseable {
     private int searches;
     private int retrieves;
 
-    /** An event Stripe sends (`evt_…`, its type, its object as it was when it happened). */
-    public record SentEvent(String id, String type, Map<String, Object> object) {
-
-        /** The event's body as Stripe posts it (see {@link #event}). */
-        public String payload() {
-            return event(id, type, object, API_VERSION);
-        }
+    /**
+     * An event Stripe sends: `evt_…`, its type, its object as it was when it happened, and the body Stripe posts (see
+     * {@link #event}), fixed once so that a signature over it holds.
+     */
+    public record SentEvent(String id, String type, Map<String, Object> object, String payload) {
     }
 
     /** A saved idempotent result: the request it answered, its status, body and the original `Request-Id`. */
@@ -291,6 +289,18 @@ public final class FakeStripe implements AutoCloseable {
         return saved == null ? Map.of() : form(saved.requestBody());
     }
 
+    /** The capture parameters Stripe executed under this idempotency key (form fields), if any. */
+    public synchronized Map<String, String> capturedWith(String idempotencyKey) {
+        Saved saved = idempotent.get("capture:" + idempotencyKey);
+        return saved == null ? Map.of() : form(saved.requestBody());
+    }
+
+    /** The cancel parameters Stripe executed under this idempotency key (form fields), if any. */
+    public synchronized Map<String, String> canceledWith(String idempotencyKey) {
+        Saved saved = idempotent.get("cancel:" + idempotencyKey);
+        return saved == null ? Map.of() : form(saved.requestBody());
+    }
+
     /** PaymentIntents that took money or are processing, in creation order (declined ones are not charged). */
     public synchronized List<String> chargedIntents() {
         return List.copyOf(charged);
@@ -373,7 +383,9 @@ public final class FakeStripe implements AutoCloseable {
     }
 
     private void send(String type, Map<String, Object> intent) {
-        sentEvents.add(new SentEvent("evt_" + random(24), type, new LinkedHashMap<>(intent)));
+        String id = "evt_" + random(24);
+        Map<String, Object> object = new LinkedHashMap<>(intent);
+        sentEvents.add(new SentEvent(id, type, object, event(id, type, object, API_VERSION)));
     }
 
     /** How many PaymentIntents were created for this payment (any outcome). */
