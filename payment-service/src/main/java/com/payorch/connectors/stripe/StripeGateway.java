@@ -151,7 +151,7 @@ public final class StripeGateway implements PaymentGateway {
         return reference != null && reference.startsWith("pi_") ? reference : null;
     }
 
-    Mono<GatewayOutcome> retrieve(ChargeRequest request) {
+    private Mono<GatewayOutcome> retrieve(ChargeRequest request) {
         String intentId = recordedIntentId(request);
         return call(request, "retrieve of " + intentId, client -> {
             PaymentIntent intent = client.v1().paymentIntents().retrieve(intentId);
@@ -184,7 +184,7 @@ public final class StripeGateway implements PaymentGateway {
         }).flatMap(Mono::justOrEmpty);
     }
 
-    static boolean isOf(PaymentIntent intent, ChargeRequest request) {
+    private static boolean isOf(PaymentIntent intent, ChargeRequest request) {
         return intent.getMetadata() != null
                 && request.paymentId().equals(intent.getMetadata().get("payment_id"))
                 && Integer.toString(request.attempt()).equals(intent.getMetadata().get("attempt"));
