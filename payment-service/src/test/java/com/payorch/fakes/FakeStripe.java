@@ -409,6 +409,12 @@ public final class FakeStripe implements AutoCloseable {
     public synchronized Map<String, Object> settle(String intentId, String status) {
         Map<String, Object> intent = intents.get(intentId);
         intent.put("status", status);
+        if (status.equals("succeeded")) {
+            intent.put("amount_received", intent.get("amount"));
+            if (intent.get("latest_charge") == null) {
+                intent.put("latest_charge", "ch_" + random(24));
+            }
+        }
         if (status.equals("requires_payment_method")) {
             intent.put("last_payment_error", Map.of("type", "card_error", "code", "card_declined",
                     "decline_code", "insufficient_funds", "message", "Your card has insufficient funds."));
@@ -845,7 +851,10 @@ public final class FakeStripe implements AutoCloseable {
                     .withBody(saved.body()).build();
         }
 
-        /** `POST /v1/refunds`: idempotent on the key; the intent must have succeeded; at most its amount in all. */
+        /**
+         * `POST /v1/refunds`: idempotent on the key; the intent must have succeeded; at most its `amount_received`
+         * (less after a partial capture) in all, else 400 `amount_too_large`.
+         */
         private ResponseDefinition refund(Request request) {
             String body = request.getBodyAsString();
             String idempotencyKey = request.getHeader("Idempotency-Key");
@@ -867,8 +876,15 @@ public final class FakeStripe implements AutoCloseable {
                 return json(400, error("invalid_request_error", "charge_not_refundable",
                         "This PaymentIntent has no successful charge to refund."));
             }
-            long amount = params.containsKey("amount") ? Long.parseLong(params.get("amount"))
-                    : ((Number) intent.get("amount")).longValue();
+            // Only what was received (a partial capture's amount) and not refunded yet can be refunded.
+            long unrefunded = ((Number) intent.get("amount_received")).longValue() - refunds.values().stream()
+                    .filter(r -> intent.get("id").equals(r.get("payment_intent")) && !"failed".equals(r.get("status")))
+                    .mapToLong(r -> ((Number) r.get("amount")).longValue()).sum();
+            long amount = params.containsKey("amount") ? Long.parseLong(params.get("amount")) : unrefunded;
+            if (amount > unrefunded) {
+                return json(400, error("invalid_request_error", "amount_too_large", "amount", "Refund amount ("
+                        + amount + ") is greater than unrefunded amount on charge (" + unrefunded + ")"));
+            }
             Map<String, Object> refund = new LinkedHashMap<>();
             String id = "re_" + random(24);
             refund.put("id", id);

@@ -11,6 +11,7 @@ import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorCapability;
 import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
@@ -117,6 +118,23 @@ class StripeHoldsIT {
         ConnectorNotification succeeded = lastEvent(authorised.reference(), "payment_intent.succeeded");
         assertThat(succeeded.status()).isEqualTo(GatewayStatus.SUCCEEDED);
         assertThat(succeeded.amount()).as("the PaymentIntent's amount, the payment's").isEqualTo(50);
+    }
+
+    @Test
+    void onlyTheCapturedAmountCanBeRefunded() {
+        ChargeRequest request = manual(12000, "JPY", "pm_card_visa_refundpartial");
+        GatewayOutcome authorised = authorise(request);
+        fixture.gateway.capture(new CaptureRequest(request.withReference(authorised.reference()), 9000, 1))
+                .block(TIMEOUT);
+
+        StepVerifier.create(fixture.gateway.refund(new RefundRequest("re_" + unique("x"), request.paymentId(), 1,
+                        authorised.reference(), 9001, "JPY", StripeFixture.MERCHANT, StripeGateway.NAME)))
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(ConnectorRefusedException.class)
+                        .hasMessageContaining("amount_too_large"))
+                .verify(TIMEOUT);
+        RefundOutcome refunded = fixture.gateway.refund(new RefundRequest("re_" + unique("x"), request.paymentId(), 1,
+                authorised.reference(), 9000, "JPY", StripeFixture.MERCHANT, StripeGateway.NAME)).block(TIMEOUT);
+        assertThat(refunded.status()).isEqualTo(GatewayStatus.SUCCEEDED);
     }
 
     @Test
