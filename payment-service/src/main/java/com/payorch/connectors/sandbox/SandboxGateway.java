@@ -81,6 +81,7 @@ public class SandboxGateway implements PaymentGateway {
                             webhooks_finished_at = null, webhooks_leased_until = null
                         where payment_id = :payment and attempt = :attempt and capture_method = 'manual'
                           and status in ('authorized', 'capture_failed') and :amount <= amount
+                          and capture_key is distinct from :key
                         returning\s""" + SandboxCharge.COLUMNS)
                         .bind("key", request.idempotencyKey())
                         .bind("amount", request.amount())
