@@ -7,6 +7,10 @@ import com.adyen.model.RequestOptions;
 import com.adyen.model.checkout.Amount;
 import com.adyen.model.checkout.CardDetails;
 import com.adyen.model.checkout.CheckoutPaymentMethod;
+import com.adyen.model.checkout.PaymentCancelRequest;
+import com.adyen.model.checkout.PaymentCancelResponse;
+import com.adyen.model.checkout.PaymentCaptureRequest;
+import com.adyen.model.checkout.PaymentCaptureResponse;
 import com.adyen.model.checkout.PaymentRefundRequest;
 import com.adyen.model.checkout.PaymentRequest;
 import com.adyen.model.checkout.PaymentResponse;
@@ -16,6 +20,9 @@ import com.adyen.model.checkout.StandalonePaymentCancelResponse;
 import com.adyen.service.checkout.ModificationsApi;
 import com.adyen.service.checkout.PaymentsApi;
 import com.adyen.service.exception.ApiException;
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureMethod;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.FailureKinds;
@@ -27,6 +34,7 @@ import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -62,6 +70,11 @@ public final class AdyenGateway implements PaymentGateway {
     /** The `/payments` metadata keys; Adyen returns them as `additionalData.metadata.<key>` in notifications. */
     static final String METADATA_PAYMENT_ID = "paymentId";
     static final String METADATA_ATTEMPT = "attempt";
+    /**
+     * Sent only on a manual-capture submit (value `manual`): an AUTHORISATION notification does not say whether the
+     * payment waits for a capture, so {@link AdyenWebhooks} reads it back to tell a hold from a charge.
+     */
+    static final String METADATA_CAPTURE_METHOD = "captureMethod";
 
     private final AdyenSettings settings;
     private final AdyenAccounts accounts;
@@ -84,13 +97,19 @@ public final class AdyenGateway implements PaymentGateway {
     public Mono<GatewayOutcome> submit(ChargeRequest request) {
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(request);
+            Map<String, String> metadata = new HashMap<>(Map.of(METADATA_PAYMENT_ID, request.paymentId(),
+                    METADATA_ATTEMPT, Integer.toString(request.attempt())));
             PaymentRequest payment = new PaymentRequest()
                     .amount(adyenAmount(request.amount(), request.currency(), "payment " + request.paymentId()))
                     .reference(request.paymentId())
                     .merchantAccount(account.getMerchantAccount())
-                    .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())))
-                    .metadata(Map.of(METADATA_PAYMENT_ID, request.paymentId(),
-                            METADATA_ATTEMPT, Integer.toString(request.attempt())));
+                    .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())));
+            if (request.manualCapture()) {
+                // Adyen's per-request manual capture: the payment is only authorised until captured or cancelled.
+                payment.additionalData(Map.of("manualCapture", "true"));
+                metadata.put(METADATA_CAPTURE_METHOD, CaptureMethod.MANUAL.value());
+            }
+            payment.metadata(metadata);
             RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
             try {
                 return outcome(request, api(request.merchantId(), account).payments(payment, options));
@@ -116,6 +135,11 @@ public final class AdyenGateway implements PaymentGateway {
      */
     @Override
     public Mono<Void> cancelByReference(ChargeRequest request) {
+        return standaloneCancel(request).then();
+    }
+
+    /** `POST /cancels` by our reference, with {@link #cancelKey}: the cancel's pspReference once Adyen received it. */
+    private Mono<String> standaloneCancel(ChargeRequest request) {
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(request);
             StandalonePaymentCancelRequest cancel = new StandalonePaymentCancelRequest()
@@ -126,20 +150,99 @@ public final class AdyenGateway implements PaymentGateway {
             try {
                 StandalonePaymentCancelResponse response = modifications(request.merchantId(), account)
                         .cancelAuthorisedPayment(cancel, options);
-                if (response.getStatus() != StandalonePaymentCancelResponse.StatusEnum.RECEIVED) {
+                if (response.getStatus() != StandalonePaymentCancelResponse.StatusEnum.RECEIVED
+                        || response.getPspReference() == null) {
                     throw new GatewayException("Adyen cancel of payment " + request.paymentId() + " attempt "
                             + request.attempt() + ": status " + response.getStatus() + ", not received");
                 }
-                return response;
+                return response.getPspReference();
             } catch (ApiException | IOException | RuntimeException e) {
                 throw translate(request, e);
             }
-        }).subscribeOn(scheduler).then();
+        }).subscribeOn(scheduler);
     }
 
     /** The cancel's own Idempotency-Key and reference: the attempt's key, marked as its cancel. */
     static String cancelKey(ChargeRequest request) {
         return request.idempotencyKey() + "-cancel";
+    }
+
+    /**
+     * `POST /payments/{pspReference}/captures` (CheckoutService-v71.json, PaymentCaptureRequest): `amount` in Adyen's
+     * units (less than authorised is a partial capture; Adyen cancels the uncaptured rest unless the account has
+     * multiple partial captures enabled), `merchantAccount`, `reference` and `Idempotency-Key` the capture's own key
+     * ({@link CaptureRequest#idempotencyKey()}). Adyen only acknowledges (`received`): PROCESSING, settled by the
+     * `CAPTURE` (or `CAPTURE_FAILED`) notification. Adyen captures by pspReference only: without one recorded the
+     * capture cannot be sent, and whether it could be later is unknown, so a {@link GatewayException}.
+     */
+    @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        ChargeRequest charge = request.charge();
+        String psp = request.reference();
+        if (psp == null || psp.isBlank()) {
+            return Mono.error(new GatewayException("Adyen capture " + request.number() + " of payment "
+                    + charge.paymentId() + " attempt " + charge.attempt() + ": no pspReference recorded, and Adyen"
+                    + " cannot capture by reference"));
+        }
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(charge);
+            PaymentCaptureRequest capture = new PaymentCaptureRequest()
+                    .amount(adyenAmount(request.amount(), charge.currency(), "capture of payment "
+                            + charge.paymentId()))
+                    .merchantAccount(account.getMerchantAccount())
+                    .reference(request.idempotencyKey());
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                PaymentCaptureResponse response = modifications(charge.merchantId(), account)
+                        .captureAuthorisedPayment(psp, capture, options);
+                if (response.getStatus() != PaymentCaptureResponse.StatusEnum.RECEIVED) {
+                    throw new GatewayException("Adyen capture of payment " + charge.paymentId() + ": status "
+                            + response.getStatus() + ", not received");
+                }
+                return new GatewayOutcome(charge.paymentId(), charge.attempt(), NAME, psp, GatewayStatus.PROCESSING,
+                        null);
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate("Adyen capture " + request.number() + " of payment " + charge.paymentId()
+                        + " attempt " + charge.attempt(), e);
+            }
+        }).subscribeOn(scheduler);
+    }
+
+    /**
+     * Releases the hold: `POST /payments/{pspReference}/cancels` (PaymentCancelRequest: `merchantAccount`,
+     * `reference`) with the cancel's own key ({@link CancelRequest#idempotencyKey()}), confirmed by `CANCELLATION`;
+     * without a recorded pspReference, {@link #cancelByReference} (`POST /cancels`, same key), confirmed by
+     * `TECHNICAL_CANCEL`. Adyen only acknowledges: PROCESSING. Its reference is the payment's pspReference, or for a
+     * cancel by reference the cancel's own pspReference, which is also the reference of the `TECHNICAL_CANCEL` Adyen
+     * sends when it held nothing for the payment (recorded on the attempt, it binds that confirmation).
+     */
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        ChargeRequest charge = request.charge();
+        String psp = request.reference();
+        if (psp == null || psp.isBlank()) {
+            return standaloneCancel(charge).map(cancelPsp -> new GatewayOutcome(charge.paymentId(), charge.attempt(),
+                    NAME, cancelPsp, GatewayStatus.PROCESSING, null));
+        }
+        return Mono.fromCallable(() -> {
+            AdyenAccounts.Account account = account(charge);
+            PaymentCancelRequest cancel = new PaymentCancelRequest()
+                    .merchantAccount(account.getMerchantAccount())
+                    .reference(request.idempotencyKey());
+            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
+            try {
+                PaymentCancelResponse response = modifications(charge.merchantId(), account)
+                        .cancelAuthorisedPaymentByPspReference(psp, cancel, options);
+                if (response.getStatus() != PaymentCancelResponse.StatusEnum.RECEIVED) {
+                    throw new GatewayException("Adyen cancel of payment " + charge.paymentId() + ": status "
+                            + response.getStatus() + ", not received");
+                }
+                return new GatewayOutcome(charge.paymentId(), charge.attempt(), NAME, psp, GatewayStatus.PROCESSING,
+                        null);
+            } catch (ApiException | IOException | RuntimeException e) {
+                throw translate("Adyen cancel of payment " + charge.paymentId() + " attempt " + charge.attempt(), e);
+            }
+        }).subscribeOn(scheduler);
     }
 
     /**
@@ -235,7 +338,8 @@ public final class AdyenGateway implements PaymentGateway {
             throw new GatewayException("Adyen submit of payment " + request.paymentId() + " attempt "
                     + request.attempt() + ": resultCode " + code + ", outcome unknown");
         }
-        MappedStatus mapped = AdyenStatuses.charge(code.getValue(), response.getRefusalReason());
+        MappedStatus mapped = AdyenStatuses.charge(code.getValue(), response.getRefusalReason(),
+                request.captureMethod());
         return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, reference, mapped.status(),
                 mapped.failureReason());
     }
@@ -295,7 +399,11 @@ public final class AdyenGateway implements PaymentGateway {
 
     /** Adyen's failure in the port's words ({@link FailureKinds}); the message names the payment and the HTTP status. */
     public static GatewayException translate(ChargeRequest request, Exception e) {
-        String about = "Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt();
+        return translate("Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt(), e);
+    }
+
+    /** As {@link #translate(ChargeRequest, Exception)}, for the request {@code about} names (a capture, a cancel). */
+    static GatewayException translate(String about, Exception e) {
         if (e instanceof GatewayException gateway) {
             return gateway;
         }
