@@ -2,6 +2,7 @@ package com.payorch.webhooks;
 
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.Payment;
@@ -185,7 +186,7 @@ public class WebhookApplier {
         String receiptId = notification.receiptId();
         // A confirmation that nothing was taken reports no money, and names no amount when the connector held nothing.
         if (!notification.confirmsNothingTaken()
-                && (payment.amount() != notification.amount() || !payment.currency().equals(notification.currency()))) {
+                && (!amountOf(payment, notification) || !payment.currency().equals(notification.currency()))) {
             log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", receiptId,
                     payment.id(), payment.merchantId(), notification.amount(), notification.currency(),
                     payment.amount(), payment.currency());
@@ -207,6 +208,20 @@ public class WebhookApplier {
                             : "orphaned charge: attempt " + outcome.attempt() + " succeeded after attempt "
                                     + payment.attempt() + " began");
                 });
+    }
+
+    /**
+     * Whether the notification's amount is the payment's, or, for the outcome of the capture in flight, that capture's
+     * (a connector may report a partial capture with the captured amount, as Adyen's CAPTURE does).
+     */
+    private static boolean amountOf(Payment payment, ConnectorNotification notification) {
+        if (notification.amount() == payment.amount()) {
+            return true;
+        }
+        Long capturing = payment.hold().captureAmount();
+        return capturing != null && notification.amount() == capturing
+                && (notification.status() == GatewayStatus.SUCCEEDED
+                        || notification.status() == GatewayStatus.CAPTURE_FAILED);
     }
 
     private static String ignoredDetail(ConnectorNotification notification, Payment payment, GatewayOutcome outcome) {
