@@ -36,6 +36,12 @@ import tools.jackson.databind.json.JsonMapper;
  * answers `Received` (the outcome comes by notification); any other card is `Authorised`. Notifications are built
  * and signed with the SDK's {@link HMACValidator}.
  *
+ * <p>Holds: a payment with `additionalData.manualCapture=true` stays authorised until `POST /payments/{psp}/captures`
+ * (partial allowed, the rest cancelled as Adyen does without multiple partial captures; {@link #CAPTURE_FAILS} makes
+ * the card scheme reject it) or `POST /payments/{psp}/cancels`; each answers `received`, is idempotent on its key and
+ * queues CAPTURE, CAPTURE_FAILED or CANCELLATION ({@link #takeNotifications}); {@link #loseNextCaptureAnswer} loses
+ * a capture's answer after capturing.
+ *
  * <p>Bodies follow Adyen's published OpenAPI (repository `Adyen/adyen-openapi`), checked by {@code
  * FakeAdyenFidelityIT} with the SDK's models: the `/payments` answer is `PaymentResponse` of
  * `json/CheckoutService-v71.json` (shaped as its example `post-payments-card-direct-200`), the refund answer
