@@ -2,7 +2,6 @@ package com.payorch.webhooks;
 
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.GatewayOutcome;
-import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.payments.GatewayOutcomes;
 import com.payorch.payments.Payment;
@@ -180,13 +179,28 @@ public class WebhookApplier {
                 });
     }
 
+    /**
+     * The notification names the payment's currency and amount; a hold's capture, refused capture or release may name
+     * the amount it was about instead (a partial capture: Adyen's CAPTURE carries the captured amount), never more.
+     */
+    static boolean amountMatches(ConnectorNotification notification, Payment payment) {
+        if (!payment.currency().equals(notification.currency())) {
+            return false;
+        }
+        boolean aboutThePartOfAHold = payment.manualCapture() && switch (notification.status()) {
+            case SUCCEEDED, CAPTURE_FAILED, CANCELLED -> true;
+            default -> false;
+        };
+        return aboutThePartOfAHold ? notification.amount() >= 0 && notification.amount() <= payment.amount()
+                : notification.amount() == payment.amount();
+    }
+
     private Mono<WebhookOutcome> decide(String connector, ConnectorNotification notification,
                                         NotificationBinding.Binding attempt,
                                         Payment payment) {
         String receiptId = notification.receiptId();
         // A confirmation that nothing was taken reports no money, and names no amount when the connector held nothing.
-        if (!notification.confirmsNothingTaken()
-                && (!amountOf(payment, notification) || !payment.currency().equals(notification.currency()))) {
+        if (!notification.confirmsNothingTaken() && !amountMatches(notification, payment)) {
             log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", receiptId,
                     payment.id(), payment.merchantId(), notification.amount(), notification.currency(),
                     payment.amount(), payment.currency());
@@ -208,20 +222,6 @@ public class WebhookApplier {
                             : "orphaned charge: attempt " + outcome.attempt() + " succeeded after attempt "
                                     + payment.attempt() + " began");
                 });
-    }
-
-    /**
-     * Whether the notification's amount is the payment's, or, for the outcome of the capture in flight, that capture's
-     * (a connector may report a partial capture with the captured amount, as Adyen's CAPTURE does).
-     */
-    private static boolean amountOf(Payment payment, ConnectorNotification notification) {
-        if (notification.amount() == payment.amount()) {
-            return true;
-        }
-        Long capturing = payment.hold().captureAmount();
-        return capturing != null && notification.amount() == capturing
-                && (notification.status() == GatewayStatus.SUCCEEDED
-                        || notification.status() == GatewayStatus.CAPTURE_FAILED);
     }
 
     private static String ignoredDetail(ConnectorNotification notification, Payment payment, GatewayOutcome outcome) {
