@@ -216,8 +216,9 @@ public final class FakeAdyen implements AutoCloseable {
 
     /**
      * Decides a `Received` payment's outcome, as Adyen does once the shopper's bank answers (auto-capture: authorised
-     * is captured; a manual capture stays authorised), unless a cancel by reference got there first: returns the payment's state then (`captured`,
-     * `refused`, or `cancelled` when the cancel won). A decided payment keeps its state.
+     * is captured; a manual capture stays authorised), unless a cancel by reference got there first: returns the
+     * payment's state then (`captured`, `authorised`, `refused`, or `cancelled` when the cancel won). A decided payment
+     * keeps its state.
      */
     public synchronized String settleReceived(String pspReference, boolean authorise) {
         Map<String, Object> payment = payment(pspReference);
@@ -562,8 +563,8 @@ public final class FakeAdyen implements AutoCloseable {
     }
 
     /**
-     * `POST /payments/{pspReference}/captures` (PaymentCaptureRequest: amount, merchantAccount, reference): answered 201
-     * `received` (PaymentCaptureResponse, example `post-payments-paymentPspReference-captures-capture-201`),
+     * `POST /payments/{pspReference}/captures` (PaymentCaptureRequest: amount, merchantAccount, reference): answered
+     * 201 `received` (PaymentCaptureResponse, example `post-payments-paymentPspReference-captures-capture-201`),
      * idempotent on the key (the same key answers the saved result and captures nothing more). Then, as Adyen:
      * `CAPTURE` success=true for an authorised payment (the captured amount; a partial capture cancels the rest, as
      * Adyen does without multiple partial captures enabled), success=false for one not authorised (captured,
@@ -644,8 +645,8 @@ public final class FakeAdyen implements AutoCloseable {
 
     /**
      * `POST /payments/{pspReference}/cancels` (PaymentCancelRequest: merchantAccount, reference): answered 201
-     * `received` (PaymentCancelResponse, example `post-payments-paymentPspReference-cancels-cancel-with-psp-reference-201`),
-     * idempotent on the key; then `CANCELLATION`: success=true when the payment was authorised and not captured (now
+     * `received` (PaymentCancelResponse, example
+     * `post-payments-paymentPspReference-cancels-cancel-with-psp-reference-201`), idempotent on the key; then `CANCELLATION`: success=true when the payment was authorised and not captured (now
      * cancelled: nothing can be captured any more), success=false when it was captured or is not held.
      */
     private ResponseDefinition release(Request request) {

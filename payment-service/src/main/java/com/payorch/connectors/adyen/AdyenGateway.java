@@ -7,10 +7,6 @@ import com.adyen.model.RequestOptions;
 import com.adyen.model.checkout.Amount;
 import com.adyen.model.checkout.CardDetails;
 import com.adyen.model.checkout.CheckoutPaymentMethod;
-import com.adyen.model.checkout.PaymentCancelRequest;
-import com.adyen.model.checkout.PaymentCancelResponse;
-import com.adyen.model.checkout.PaymentCaptureRequest;
-import com.adyen.model.checkout.PaymentCaptureResponse;
 import com.adyen.model.checkout.PaymentRefundRequest;
 import com.adyen.model.checkout.PaymentRequest;
 import com.adyen.model.checkout.PaymentResponse;
@@ -60,8 +56,9 @@ import reactor.core.scheduler.Scheduler;
  *       {@link GatewayException}. What became of an attempt is learnt from its notification, from resubmitting with
  *       the same key within its lifetime, or from {@link #cancelByReference} confirmed by `TECHNICAL_CANCEL`.</li>
  * </ul>
- * The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself. The payment method token is
- * sent as a stored payment method id (`paymentMethod.storedPaymentMethodId`, type `scheme`).
+ * Holds (manual capture: `additionalData.manualCapture=true`, `Authorised` → AUTHORIZED) are captured and released by
+ * {@link AdyenHolds}. The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself. The payment
+ * method token is sent as a stored payment method id (`paymentMethod.storedPaymentMethodId`, type `scheme`).
  */
 public final class AdyenGateway implements PaymentGateway {
 
@@ -81,11 +78,16 @@ public final class AdyenGateway implements PaymentGateway {
     private final Scheduler scheduler;
     private final Map<String, PaymentsApi> apis = new ConcurrentHashMap<>();
     private final Map<String, ModificationsApi> modificationApis = new ConcurrentHashMap<>();
+    private final AdyenHolds holds = new AdyenHolds(this);
 
     public AdyenGateway(AdyenSettings settings, AdyenAccounts accounts, Scheduler scheduler) {
         this.settings = settings;
         this.accounts = accounts;
         this.scheduler = scheduler;
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
     }
 
     @Override
@@ -139,7 +141,7 @@ public final class AdyenGateway implements PaymentGateway {
     }
 
     /** `POST /cancels` by our reference, with {@link #cancelKey}: the cancel's pspReference once Adyen received it. */
-    private Mono<String> standaloneCancel(ChargeRequest request) {
+    Mono<String> standaloneCancel(ChargeRequest request) {
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(request);
             StandalonePaymentCancelRequest cancel = new StandalonePaymentCancelRequest()
@@ -167,82 +169,16 @@ public final class AdyenGateway implements PaymentGateway {
         return request.idempotencyKey() + "-cancel";
     }
 
-    /**
-     * `POST /payments/{pspReference}/captures` (CheckoutService-v71.json, PaymentCaptureRequest): `amount` in Adyen's
-     * units (less than authorised is a partial capture; Adyen cancels the uncaptured rest unless the account has
-     * multiple partial captures enabled), `merchantAccount`, `reference` and `Idempotency-Key` the capture's own key
-     * ({@link CaptureRequest#idempotencyKey()}). Adyen only acknowledges (`received`): PROCESSING, settled by the
-     * `CAPTURE` (or `CAPTURE_FAILED`) notification. Adyen captures by pspReference only: without one recorded the
-     * capture cannot be sent, and whether it could be later is unknown, so a {@link GatewayException}.
-     */
+    /** {@link AdyenHolds#capture}. */
     @Override
     public Mono<GatewayOutcome> capture(CaptureRequest request) {
-        ChargeRequest charge = request.charge();
-        String psp = request.reference();
-        if (psp == null || psp.isBlank()) {
-            return Mono.error(new GatewayException("Adyen capture " + request.number() + " of payment "
-                    + charge.paymentId() + " attempt " + charge.attempt() + ": no pspReference recorded, and Adyen"
-                    + " cannot capture by reference"));
-        }
-        return Mono.fromCallable(() -> {
-            AdyenAccounts.Account account = account(charge);
-            PaymentCaptureRequest capture = new PaymentCaptureRequest()
-                    .amount(adyenAmount(request.amount(), charge.currency(), "capture of payment "
-                            + charge.paymentId()))
-                    .merchantAccount(account.getMerchantAccount())
-                    .reference(request.idempotencyKey());
-            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
-            try {
-                PaymentCaptureResponse response = modifications(charge.merchantId(), account)
-                        .captureAuthorisedPayment(psp, capture, options);
-                if (response.getStatus() != PaymentCaptureResponse.StatusEnum.RECEIVED) {
-                    throw new GatewayException("Adyen capture of payment " + charge.paymentId() + ": status "
-                            + response.getStatus() + ", not received");
-                }
-                return new GatewayOutcome(charge.paymentId(), charge.attempt(), NAME, psp, GatewayStatus.PROCESSING,
-                        null);
-            } catch (ApiException | IOException | RuntimeException e) {
-                throw translate("Adyen capture " + request.number() + " of payment " + charge.paymentId()
-                        + " attempt " + charge.attempt(), e);
-            }
-        }).subscribeOn(scheduler);
+        return holds.capture(request);
     }
 
-    /**
-     * Releases the hold: `POST /payments/{pspReference}/cancels` (PaymentCancelRequest: `merchantAccount`,
-     * `reference`) with the cancel's own key ({@link CancelRequest#idempotencyKey()}), confirmed by `CANCELLATION`;
-     * without a recorded pspReference, {@link #cancelByReference} (`POST /cancels`, same key), confirmed by
-     * `TECHNICAL_CANCEL`. Adyen only acknowledges: PROCESSING. Its reference is the payment's pspReference, or for a
-     * cancel by reference the cancel's own pspReference, which is also the reference of the `TECHNICAL_CANCEL` Adyen
-     * sends when it held nothing for the payment (recorded on the attempt, it binds that confirmation).
-     */
+    /** {@link AdyenHolds#cancel}. */
     @Override
     public Mono<GatewayOutcome> cancel(CancelRequest request) {
-        ChargeRequest charge = request.charge();
-        String psp = request.reference();
-        if (psp == null || psp.isBlank()) {
-            return standaloneCancel(charge).map(cancelPsp -> new GatewayOutcome(charge.paymentId(), charge.attempt(),
-                    NAME, cancelPsp, GatewayStatus.PROCESSING, null));
-        }
-        return Mono.fromCallable(() -> {
-            AdyenAccounts.Account account = account(charge);
-            PaymentCancelRequest cancel = new PaymentCancelRequest()
-                    .merchantAccount(account.getMerchantAccount())
-                    .reference(request.idempotencyKey());
-            RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
-            try {
-                PaymentCancelResponse response = modifications(charge.merchantId(), account)
-                        .cancelAuthorisedPaymentByPspReference(psp, cancel, options);
-                if (response.getStatus() != PaymentCancelResponse.StatusEnum.RECEIVED) {
-                    throw new GatewayException("Adyen cancel of payment " + charge.paymentId() + ": status "
-                            + response.getStatus() + ", not received");
-                }
-                return new GatewayOutcome(charge.paymentId(), charge.attempt(), NAME, psp, GatewayStatus.PROCESSING,
-                        null);
-            } catch (ApiException | IOException | RuntimeException e) {
-                throw translate("Adyen cancel of payment " + charge.paymentId() + " attempt " + charge.attempt(), e);
-            }
-        }).subscribeOn(scheduler);
+        return holds.cancel(request);
     }
 
     /**
@@ -344,7 +280,7 @@ public final class AdyenGateway implements PaymentGateway {
                 mapped.failureReason());
     }
 
-    private AdyenAccounts.Account account(ChargeRequest request) {
+    AdyenAccounts.Account account(ChargeRequest request) {
         String merchantId = request.merchantId();
         AdyenAccounts.Account account = accounts.account(merchantId);
         if (account == null || blank(account.getApiKey()) || blank(account.getMerchantAccount())) {
@@ -358,7 +294,7 @@ public final class AdyenGateway implements PaymentGateway {
         return value == null || value.isBlank();
     }
 
-    private ModificationsApi modifications(String merchantId, AdyenAccounts.Account account) {
+    ModificationsApi modifications(String merchantId, AdyenAccounts.Account account) {
         return modificationApis.computeIfAbsent(merchantId, id -> new ModificationsApi(client(account), base()));
     }
 

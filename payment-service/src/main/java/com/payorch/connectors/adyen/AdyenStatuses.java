@@ -12,8 +12,8 @@ public final class AdyenStatuses {
     }
 
     /**
-     * `Authorised` → SUCCEEDED (AUTHORIZED for a manual capture); `Refused` → FAILED (`refusalReason`); `Cancelled` → FAILED; `RedirectShopper`,
-     * `IdentifyShopper`, `ChallengeShopper` → FAILED `authentication_required` (no 3-D Secure flows); `Received`,
+     * `Authorised` → SUCCEEDED (AUTHORIZED for a manual capture); `Refused` → FAILED (`refusalReason`); `Cancelled` →
+     * FAILED; `RedirectShopper`, `IdentifyShopper`, `ChallengeShopper` → FAILED `authentication_required` (no 3-D Secure flows); `Received`,
      * `Pending` and the rest → PROCESSING.
      */
     public static MappedStatus charge(String resultCode, @Nullable String refusalReason) {

@@ -61,7 +61,7 @@ public class AdyenWebhooks {
     /** A capture Adyen refused or the card scheme rejected, when the item gives no reason. */
     static final String CAPTURE_FAILED = "capture_failed";
 
-    /** Why an automatic payment FAILS when Adyen reports its authorisation cancelled (not by our cancel by reference). */
+    /** Why an automatic payment FAILS when Adyen reports its authorisation cancelled (not our cancel by reference). */
     static final String CANCELLED = "cancelled";
 
     /** Why it FAILS when Adyen reports that its authorisation lapsed before it was captured. */
@@ -309,7 +309,8 @@ public class AdyenWebhooks {
     }
 
     private static final java.util.regex.Pattern MODIFICATION_REFERENCE =
-            java.util.regex.Pattern.compile("(pay_[A-Za-z0-9]+)(?:-attempt-([1-9][0-9]{0,8}))?-(?:capture-[1-9][0-9]*|cancel)");
+            java.util.regex.Pattern.compile(
+                    "(pay_[A-Za-z0-9]+)(?:-attempt-([1-9][0-9]{0,8}))?-(?:capture-[1-9][0-9]*|cancel)");
 
     /** Our refund id when the item's merchantReference is one (the `reference` our refund or reversal carried). */
     private static @Nullable String ourRefund(NotificationRequestItem item) {
