@@ -305,6 +305,9 @@ class OpenApiIT extends ApiTest {
                 .path("id").asText();
         check(description, errors, "post", "/v1/payments/{paymentId}/capture", "/v1/payments/" + held + "/capture",
                 DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 409);
+        // the sandbox authorises a hold when it settles it; its webhook (off here) is sent by hand
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> count(
+                "select count(*) from sandbox_charges where payment_id = $1 and status = 'authorized'", held) == 1);
         sendWebhook(unique("msg"), webhookBody("payment.authorized", held, 12000, "JPY")).expectStatus().isOk();
         check(description, errors, "post", "/v1/payments/{paymentId}/capture", "/v1/payments/" + held + "/capture",
                 DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{\"amount\": 0}", 400);
@@ -318,6 +321,8 @@ class OpenApiIT extends ApiTest {
                 DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{\"amount\": 5000}", 200);
         check(description, errors, "get", "/v1/payments", "/v1/payments?status=CAPTURING", DEMO_KEY, Map.of(), null,
                 200);
+        check(description, errors, "get", "/v1/sandbox/charges", "/v1/sandbox/charges?paymentId=" + held, DEMO_KEY,
+                Map.of(), null, 200);
         String released = check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
                 Map.of("Idempotency-Key", unique("key")), create.replace(booking, unique("bk"))
                         .replace("\"metadata\"", "\"captureMethod\": \"manual\", \"metadata\""), 201)

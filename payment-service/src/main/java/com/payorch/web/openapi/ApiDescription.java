@@ -222,10 +222,14 @@ public class ApiDescription implements OpenApiCustomizer {
         schemas.put("SandboxCharge", object(ordered(
                         "id", string("`ch_…`"), "paymentId", string(null), "attempt", integer(null),
                         "amount", long64(null), "currency", string(null),
-                        "status", string(null)._enum(List.of("processing", "succeeded", "failed", "authorized",
-                                "captured", "cancelled")),
-                        "amountCaptured", long64("what a capture of a hold took"),
-                        "failureReason", nullable(string("e.g. `card_declined`"))),
+                        "status", string("a hold (`captureMethod` `manual`) is `authorized` when it settles, then"
+                                + " `capturing`, `succeeded` or `capture_failed`, or `cancelled`")._enum(List.of(
+                                "processing", "authorized", "capturing", "capture_failed", "succeeded", "failed",
+                                "cancelled")),
+                        "failureReason", nullable(string("e.g. `card_declined`")),
+                        "captureMethod", captureMethod(),
+                        "captures", integer("how many captures of the hold were requested"),
+                        "amountCaptured", nullable(long64("what a capture of the hold took, once it settled"))),
                 List.of("id", "paymentId", "attempt", "amount", "currency", "status", "failureReason")));
         Schema<?> charges = object(ordered("data", new ArraySchema().items(ref("SandboxCharge"))), List.of("data"));
         schemas.put("SandboxChargeList", charges);
