@@ -32,15 +32,15 @@ record ManualPayments(IdempotentPaymentFlow flow, WebTestClient client, Database
 
     String authorized(String merchantId) {
         String paymentId = created(merchantId);
-        signedWebhook("payment.authorized", paymentId, 12000);
+        signedWebhook("payment.authorized", paymentId, "");
         Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> new TestQueries(db).statusOf(paymentId).equals("AUTHORIZED"));
         return paymentId;
     }
 
-    /** The sandbox's word that the capture in flight took {@code amount}. */
+    /** The sandbox's word that the capture in flight took {@code amount} (of the 12000 authorised). */
     void captured(String paymentId, long amount) {
-        signedWebhook("payment.captured", paymentId, amount);
+        signedWebhook("payment.captured", paymentId, ", \"amountCaptured\": " + amount);
     }
 
     private String created(String merchantId) {
@@ -57,12 +57,12 @@ record ManualPayments(IdempotentPaymentFlow flow, WebTestClient client, Database
         return new String(created.body(), StandardCharsets.UTF_8);
     }
 
-    private void signedWebhook(String type, String paymentId, long amount) {
+    private void signedWebhook(String type, String paymentId, String moreData) {
         String charge = db.sql("select id from sandbox_charges where payment_id = $1 order by attempt desc limit 1")
                 .bind(0, paymentId).map(row -> row.get(0, String.class)).one().defaultIfEmpty("ch_none")
                 .block(Duration.ofSeconds(10));
-        String body = ("{\"type\": \"%s\", \"data\": {\"paymentId\": \"%s\", \"chargeId\": \"%s\", \"amount\": %d,"
-                + " \"currency\": \"JPY\"}}").formatted(type, paymentId, charge, amount);
+        String body = ("{\"type\": \"%s\", \"data\": {\"paymentId\": \"%s\", \"chargeId\": \"%s\", \"amount\": 12000,"
+                + " \"currency\": \"JPY\"%s}}").formatted(type, paymentId, charge, moreData);
         String webhookId = "msg_" + UUID.randomUUID();
         client.post().uri("/v1/webhooks/sandbox")
                 .headers(headers -> headers.addAll(SignedWebhooks.sign(ApiTest.WEBHOOK_SECRET, webhookId,

@@ -14,8 +14,8 @@ import com.payorch.statemachine.LifecycleTransition;
  * its shortest distance from it (breadth-first over the transitions in declaration order), so every forward edge
  * spans exactly one column. Within the columns, the rows are searched: every placement of each column's states on
  * the rows is routed and measured ({@link LayoutCost}: an edge through a box, a label on a box or on another label,
- * crossings, length), and the cheapest wins, the first found on a tie. Deterministic: the same transitions give the
- * same places.
+ * crossings, length), and the cheapest wins, the first found on a tie (a bigger life cycle is improved one column at
+ * a time instead). Computed once per life cycle. Deterministic: the same transitions give the same places.
  */
 final class DiagramLayout {
 
@@ -28,8 +28,9 @@ final class DiagramLayout {
     /** Wide enough between two boxes for the longest event name centred on an edge. */
     static final int COLUMN_PITCH = 270;
     static final int ROW_PITCH = 110;
-    /** Beyond this many placements the search stops trying and keeps the order the states were reached in. */
-    private static final int MAX_PLACEMENTS = 50_000;
+    /** Up to this many placements every one is tried; beyond it, one column at a time (see {@link #improved}). */
+    private static final int EXHAUSTIVE_PLACEMENTS = 2_000;
+    private static final int MAX_SWEEPS = 6;
 
     /** A state's rectangle. */
     record Box(int x, int y, int column, int row) {
@@ -79,20 +80,15 @@ final class DiagramLayout {
             placements *= rowChoices.size();
         }
         List<List<String>> columnStates = List.copyOf(byColumn.values());
-        if (placements > MAX_PLACEMENTS) {
-            List<int[]> stacked = new ArrayList<>();
-            columnStates.forEach(states -> stacked.add(arrangements(states.size(), states.size()).get(0)));
-            return place(columnStates, stacked, columnOf, rows, columns, initialTarget);
+        if (placements > EXHAUSTIVE_PLACEMENTS) {
+            return improved(columnStates, choices, columnOf, rows, columns, initialTarget, transitions);
         }
         DiagramLayout best = null;
         double bestCost = Double.MAX_VALUE;
         int[] index = new int[choices.size()];
         for (long n = 0; n < placements; n++) {
-            List<int[]> chosen = new ArrayList<>();
-            for (int c = 0; c < index.length; c++) {
-                chosen.add(choices.get(c).get(index[c]));
-            }
-            DiagramLayout candidate = place(columnStates, chosen, columnOf, rows, columns, initialTarget);
+            DiagramLayout candidate = place(columnStates, chosen(choices, index), columnOf, rows, columns,
+                    initialTarget);
             double cost = LayoutCost.of(candidate, transitions);
             if (cost < bestCost) {
                 best = candidate;
@@ -106,6 +102,50 @@ final class DiagramLayout {
             }
         }
         return Objects.requireNonNull(best);
+    }
+
+    /**
+     * A bigger life cycle: starting from every column stacked in the order its states were reached, each column in
+     * turn takes its cheapest arrangement with the others held, for a few sweeps or until nothing improves. Not always
+     * the best placement, but a good one in time linear in the columns.
+     */
+    private static DiagramLayout improved(List<List<String>> columnStates, List<List<int[]>> choices,
+                                          Map<String, Integer> columnOf, int rows, int columns, String initialTarget,
+                                          List<LifecycleTransition> transitions) {
+        int[] index = new int[choices.size()];
+        DiagramLayout best = place(columnStates, chosen(choices, index), columnOf, rows, columns, initialTarget);
+        double bestCost = LayoutCost.of(best, transitions);
+        for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+            boolean changed = false;
+            for (int c = 0; c < index.length; c++) {
+                int kept = index[c];
+                for (int option = 0; option < choices.get(c).size(); option++) {
+                    index[c] = option;
+                    DiagramLayout candidate = place(columnStates, chosen(choices, index), columnOf, rows, columns,
+                            initialTarget);
+                    double cost = LayoutCost.of(candidate, transitions);
+                    if (cost < bestCost) {
+                        best = candidate;
+                        bestCost = cost;
+                        kept = option;
+                        changed = true;
+                    }
+                }
+                index[c] = kept;
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        return best;
+    }
+
+    private static List<int[]> chosen(List<List<int[]>> choices, int[] index) {
+        List<int[]> chosen = new ArrayList<>();
+        for (int c = 0; c < index.length; c++) {
+            chosen.add(choices.get(c).get(index[c]));
+        }
+        return chosen;
     }
 
     private static DiagramLayout place(List<List<String>> columnStates, List<int[]> rowsChosen,

@@ -9,9 +9,9 @@ import com.payorch.statemachine.LifecycleTransition;
 /**
  * How each transition is drawn on a {@link DiagramLayout}. Between neighbouring columns, either way, a straight line
  * between the facing sides (a pair of opposite edges between the same two boxes as two parallel lines, the forward
- * one above); within a column between neighbouring rows, a vertical line (the upward one shifted right); anything
- * else (a back edge over several columns, a jump within a column, a self-loop) as a curve below all the boxes, each
- * further down than the previous, so they never lie on top of each other.
+ * one above); within a column between neighbouring rows, a vertical line (the upward one shifted right), and past
+ * rows between, a curve out into the gap on the right; anything else (a back edge over several columns, a self-loop)
+ * as a curve below all the boxes, each further down than the previous, so they never lie on top of each other.
  */
 final class EdgeRouting {
 
@@ -32,6 +32,7 @@ final class EdgeRouting {
     private static final int UPWARD_SHIFT = 30;
     private static final int PAIR_OFFSET = 14;
     private static final int CURVE_SAMPLES = 24;
+    private static final int SIDE_BULGE = 56;
 
     private final DiagramLayout layout;
     private final List<LifecycleTransition> transitions;
@@ -61,6 +62,9 @@ final class EdgeRouting {
         }
         if (target.column() == source.column() && Math.abs(target.row() - source.row()) == 1) {
             return vertical(source, target);
+        }
+        if (target.column() == source.column() && target.row() != source.row()) {
+            return beside(source, target);
         }
         return below(source, target);
     }
@@ -101,6 +105,31 @@ final class EdgeRouting {
                 List.of(new Point(x, y1), new Point(x, y2)));
     }
 
+    // Within a column past the boxes between: a curve out of the right side into the gap and back, its label beside
+    // its outermost point.
+    private static EdgeShape beside(Box source, Box target) {
+        int x = source.right();
+        int y1 = source.centreY() + PAIR_OFFSET;
+        int y2 = target.centreY() + PAIR_OFFSET;
+        int controlX = x + SIDE_BULGE;
+        String path = "M " + x + " " + y1 + " C " + controlX + " " + y1 + " " + controlX + " " + y2 + " " + x + " "
+                + y2;
+        List<Point> curve = cubic(x, y1, controlX, y1, controlX, y2, x, y2);
+        return new EdgeShape(path, x + SIDE_BULGE * 3 / 4 + LABEL_GAP / 2, (y1 + y2) / 2 + 4, "start", curve);
+    }
+
+    private static List<Point> cubic(double x1, double y1, double cx1, double cy1, double cx2, double cy2, double x2,
+                                     double y2) {
+        List<Point> curve = new ArrayList<>();
+        for (int i = 0; i <= CURVE_SAMPLES; i++) {
+            double t = (double) i / CURVE_SAMPLES;
+            double u = 1 - t;
+            curve.add(new Point(u * u * u * x1 + 3 * u * u * t * cx1 + 3 * u * t * t * cx2 + t * t * t * x2,
+                    u * u * u * y1 + 3 * u * u * t * cy1 + 3 * u * t * t * cy2 + t * t * t * y2));
+        }
+        return curve;
+    }
+
     // A cubic curve that leaves the source's bottom, dips below every box and enters the target from below; a
     // self-loop is the same shape between two points of the same box's bottom.
     private EdgeShape below(Box source, Box target) {
@@ -114,14 +143,7 @@ final class EdgeRouting {
         int controlY = dipY + (dipY - Math.max(y1, y2)) / 3;
         String path = "M " + x1 + " " + y1 + " C " + x1 + " " + controlY + " " + x2 + " " + controlY + " " + x2 + " "
                 + y2;
-        List<Point> curve = new ArrayList<>();
-        for (int i = 0; i <= CURVE_SAMPLES; i++) {
-            double t = (double) i / CURVE_SAMPLES;
-            double u = 1 - t;
-            double x = u * u * u * x1 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x2;
-            double y = u * u * u * y1 + 3 * u * u * t * controlY + 3 * u * t * t * controlY + t * t * t * y2;
-            curve.add(new Point(x, y));
-        }
+        List<Point> curve = cubic(x1, y1, x1, controlY, x2, controlY, x2, y2);
         int middleY = (y1 + y2 + 6 * controlY) / 8;
         return new EdgeShape(path, (x1 + x2) / 2, middleY + LABEL_GAP + 10, "middle", curve);
     }

@@ -20,16 +20,11 @@ final class LayoutCost {
         boolean overlaps(Area other) {
             return left < other.right && other.left < right && top < other.bottom && other.top < bottom;
         }
-
-        boolean contains(Point point) {
-            return point.x() > left && point.x() < right && point.y() > top && point.y() < bottom;
-        }
     }
 
     static final double OVERLAP = 10_000;
     private static final double LABEL_ON_EDGE = 200;
     private static final double CROSSING = 60;
-    private static final double STEP = 4;
     /** A conservative width per character of a 12 px label (wider than the fonts the console names). */
     static final double LABEL_CHAR_WIDTH = 8;
 
@@ -38,40 +33,46 @@ final class LayoutCost {
 
     static double of(DiagramLayout layout, List<LifecycleTransition> transitions) {
         EdgeRouting routing = new EdgeRouting(layout, transitions);
-        List<EdgeShape> shapes = transitions.stream().map(routing::route).toList();
-        List<Area> labels = new ArrayList<>();
-        for (int i = 0; i < shapes.size(); i++) {
-            labels.add(labelArea(shapes.get(i), transitions.get(i).event()));
+        int edges = transitions.size();
+        List<List<Point>> lines = new ArrayList<>(edges);
+        List<Area> labels = new ArrayList<>(edges);
+        for (LifecycleTransition transition : transitions) {
+            EdgeShape shape = routing.route(transition);
+            lines.add(shape.polyline());
+            labels.add(labelArea(shape, transition.event()));
         }
-        List<List<Point>> dense = shapes.stream().map(shape -> densify(shape.polyline())).toList();
+        List<String> names = new ArrayList<>(layout.boxes().keySet());
+        List<Area> boxes = new ArrayList<>(names.size());
+        layout.boxes().values().forEach(box -> boxes.add(boxArea(box)));
         double cost = 0;
-        for (int i = 0; i < transitions.size(); i++) {
+        for (int i = 0; i < edges; i++) {
             LifecycleTransition transition = transitions.get(i);
-            for (var entry : layout.boxes().entrySet()) {
-                Area box = boxArea(entry.getValue());
-                boolean end = entry.getKey().equals(transition.source()) || entry.getKey().equals(transition.target());
-                if (!end && dense.get(i).stream().anyMatch(box::contains)) {
+            Area label = labels.get(i);
+            for (int b = 0; b < boxes.size(); b++) {
+                String state = names.get(b);
+                boolean end = state.equals(transition.source()) || state.equals(transition.target());
+                if (!end && hits(lines.get(i), boxes.get(b))) {
                     cost += OVERLAP;
                 }
-                if (labels.get(i).overlaps(box)) {
+                if (label.overlaps(boxes.get(b))) {
                     cost += OVERLAP;
                 }
             }
-            if (labels.get(i).left() < 0 || labels.get(i).right() > layout.width()) {
+            if (label.left() < 0 || label.right() > layout.width()) {
                 cost += OVERLAP;
             }
-            for (int j = 0; j < transitions.size(); j++) {
-                if (j > i && labels.get(i).overlaps(labels.get(j))) {
+            for (int j = 0; j < edges; j++) {
+                if (j > i && label.overlaps(labels.get(j))) {
                     cost += OVERLAP;
                 }
-                if (j != i && dense.get(j).stream().anyMatch(labels.get(i)::contains)) {
+                if (j != i && hits(lines.get(j), label)) {
                     cost += LABEL_ON_EDGE;
                 }
-                if (j > i && cross(shapes.get(i).polyline(), shapes.get(j).polyline())) {
+                if (j > i && cross(lines.get(i), lines.get(j))) {
                     cost += CROSSING;
                 }
             }
-            cost += length(shapes.get(i).polyline()) / 100;
+            cost += length(lines.get(i)) / 100;
         }
         return cost + routing.lowestPoint() / 10.0;
     }
@@ -90,19 +91,38 @@ final class LayoutCost {
         return new Area(left, shape.labelY() - 11, left + width, shape.labelY() + 4);
     }
 
-    private static List<Point> densify(List<Point> polyline) {
-        List<Point> points = new ArrayList<>();
+    /** Whether a polyline enters the inside of an area (Liang–Barsky clipping of each segment). */
+    static boolean hits(List<Point> polyline, Area area) {
         for (int i = 0; i + 1 < polyline.size(); i++) {
-            Point a = polyline.get(i);
-            Point b = polyline.get(i + 1);
-            int steps = Math.max(1, (int) Math.ceil(Math.hypot(b.x() - a.x(), b.y() - a.y()) / STEP));
-            for (int s = 0; s < steps; s++) {
-                double t = (double) s / steps;
-                points.add(new Point(a.x() + t * (b.x() - a.x()), a.y() + t * (b.y() - a.y())));
+            if (segmentEnters(polyline.get(i), polyline.get(i + 1), area)) {
+                return true;
             }
         }
-        points.add(polyline.get(polyline.size() - 1));
-        return points;
+        return false;
+    }
+
+    private static boolean segmentEnters(Point a, Point b, Area area) {
+        double dx = b.x() - a.x();
+        double dy = b.y() - a.y();
+        double[] p = {-dx, dx, -dy, dy};
+        double[] q = {a.x() - area.left(), area.right() - a.x(), a.y() - area.top(), area.bottom() - a.y()};
+        double enter = 0;
+        double leave = 1;
+        for (int k = 0; k < 4; k++) {
+            if (p[k] == 0) {
+                if (q[k] <= 0) {
+                    return false;
+                }
+            } else {
+                double t = q[k] / p[k];
+                if (p[k] < 0) {
+                    enter = Math.max(enter, t);
+                } else {
+                    leave = Math.min(leave, t);
+                }
+            }
+        }
+        return enter < leave;
     }
 
     private static double length(List<Point> polyline) {
