@@ -197,6 +197,8 @@ class ConsoleBrowserIT extends ApiTest {
                 .doesNotContain("PROCESSING>COMPLETED");
         assertThat(text("#booking-status")).isEqualTo("ACTIVE");
         screenshot("payment-captured");
+        ((JavascriptExecutor) browser).executeScript("document.getElementById('lifecycle').scrollIntoView();");
+        screenshot("payment-captured-lifecycle");
         signOut();
     }
 

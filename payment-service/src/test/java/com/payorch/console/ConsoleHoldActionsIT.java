@@ -179,6 +179,8 @@ class ConsoleHoldActionsIT extends ApiTest {
                 attention.indexOf("id=\"expiring-holds\""));
         assertThat(stuckSection).contains(capturing).contains("CAPTURING").doesNotContain(lapsing);
 
+        assertThat(operator.page("/console")).contains("holds AUTHORIZED, not captured or cancelled yet")
+                .contains("captures sent without an outcome (CAPTURING)");
         assertThat(operator.page("/console/payments?status=AUTHORIZED")).contains(lapsing).contains(later)
                 .doesNotContain(capturing);
         assertThat(operator.page("/console/payments?status=CAPTURING")).contains(capturing).doesNotContain(later);
