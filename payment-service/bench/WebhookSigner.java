@@ -27,6 +27,8 @@ public class WebhookSigner {
             System.exit(2);
         }
         String secret = args[0];
+        // The type signed: payment.succeeded (default), or payment.authorized for the holds of the capture scenario.
+        String type = args.length > 4 ? args[4] : "payment.succeeded";
         if (!secret.startsWith("whsec_")) {
             throw new IllegalArgumentException("the secret must start with whsec_");
         }
@@ -47,7 +49,7 @@ public class WebhookSigner {
                 }
                 count++;
                 String id = args[3] + "-" + count;
-                String body = "{\"type\":\"payment.succeeded\",\"data\":{\"paymentId\":\"" + f[0] + "\",\"chargeId\":\""
+                String body = "{\"type\":\"" + type + "\",\"data\":{\"paymentId\":\"" + f[0] + "\",\"chargeId\":\""
                         + f[3].trim() + "\",\"amount\":"
                         + Long.parseLong(f[1].trim()) + ",\"currency\":\"" + f[2].trim() + "\"}}";
                 byte[] signed = (id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8);

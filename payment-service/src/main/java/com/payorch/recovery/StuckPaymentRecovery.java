@@ -98,6 +98,9 @@ public class StuckPaymentRecovery {
     }
 
     private Mono<Payment> pending(StuckPayments.Stuck stuck) {
+        if (stuck.payment().hold().cancelRequested()) {
+            return Mono.empty(); // a hold being released is never submitted again: the cancel's recovery settles it
+        }
         if (CANCEL_REQUESTED.equals(stuck.attention())) {
             // Never resubmit what the connector was asked to cancel: only its word (a look-up, a notification) settles it.
             return lookUp(stuck).flatMap(found -> found.isPresent() ? settle(found.get(), TransitionSource.RECOVERY)
@@ -117,7 +120,8 @@ public class StuckPaymentRecovery {
                         .flatMap(outcome -> settle(outcome, TransitionSource.RECONCILER))
                         // No charge at the connector for this attempt: submit it (same key) while the connector
                         // honours the key; past that, the same key would be a new charge.
-                        .switchIfEmpty(Mono.defer(() -> keyHonoured(stuck) ? resubmit(stuck.payment())
+                        .switchIfEmpty(Mono.defer(() -> stuck.payment().hold().cancelRequested() ? Mono.empty()
+                                : keyHonoured(stuck) ? resubmit(stuck.payment())
                                 : cancelOrAsk(stuck, PAST_KEY_LIFETIME)))
                         .onErrorResume(GatewayException.class, e -> {
                             log.info("Gateway could not say what became of payment {}: {}", stuck.payment().id(),

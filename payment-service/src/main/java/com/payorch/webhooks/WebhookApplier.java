@@ -179,13 +179,28 @@ public class WebhookApplier {
                 });
     }
 
+    /**
+     * The notification names the payment's currency and amount; a hold's capture, refused capture or release may name
+     * the amount it was about instead (a partial capture: Adyen's CAPTURE carries the captured amount), never more.
+     */
+    static boolean amountMatches(ConnectorNotification notification, Payment payment) {
+        if (!payment.currency().equals(notification.currency())) {
+            return false;
+        }
+        boolean aboutThePartOfAHold = payment.manualCapture() && switch (notification.status()) {
+            case SUCCEEDED, CAPTURE_FAILED, CANCELLED -> true;
+            default -> false;
+        };
+        return aboutThePartOfAHold ? notification.amount() >= 0 && notification.amount() <= payment.amount()
+                : notification.amount() == payment.amount();
+    }
+
     private Mono<WebhookOutcome> decide(String connector, ConnectorNotification notification,
                                         NotificationBinding.Binding attempt,
                                         Payment payment) {
         String receiptId = notification.receiptId();
         // A confirmation that nothing was taken reports no money, and names no amount when the connector held nothing.
-        if (!notification.confirmsNothingTaken()
-                && (payment.amount() != notification.amount() || !payment.currency().equals(notification.currency()))) {
+        if (!notification.confirmsNothingTaken() && !amountMatches(notification, payment)) {
             log.warn("Anomaly: webhook={} payment={} merchant={} reports {} {} but the payment is {} {}", receiptId,
                     payment.id(), payment.merchantId(), notification.amount(), notification.currency(),
                     payment.amount(), payment.currency());

@@ -57,6 +57,12 @@ import tools.jackson.databind.json.JsonMapper;
  *       PaymentIntent. The fake's clock is the system's, moved on by {@link #advanceClock} (no sleeps);</li>
  *   <li>a refund can fail after it succeeded ({@link #failRefund}), as Stripe reports with `refund.failed` and
  *       `refund.updated` (status `failed`); {@link #event} builds those events from the Refund object;</li>
+ *   <li>holds: `capture_method=manual` authorises only (`requires_capture`, `amount_capturable` = the amount), then
+ *       `POST /v1/payment_intents/{id}/capture` (`amount_to_capture`, partial or whole, once) or `/cancel` (see
+ *       {@code capture} and {@code cancel} below for Stripe's rules), each idempotent on its key like a create; the
+ *       events Stripe sends about a hold (`payment_intent.amount_capturable_updated`, `.succeeded` after a capture,
+ *       `.canceled`) are recorded ({@link #eventsOf}); an authorisation can expire ({@link #expireAuthorization})
+ *       and a capture's answer can be lost ({@link #failNextCapture});</li>
  *   <li>test payment methods (a token's prefix decides, so each test may use its own token): `pm_card_visa` (and
  *       any other) succeeds, `pm_card_chargeDeclined` is a 402 card error
  *       (`card_declined` / `generic_decline`) carrying the PaymentIntent, `pm_card_authenticationRequired` ends
@@ -101,6 +107,13 @@ public final class FakeStripe implements AutoCloseable {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern INTENT_PATH = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)");
+    private static final Pattern HOLD_PATH = Pattern.compile("/v1/payment_intents/(pi_[A-Za-z0-9]+)/(capture|cancel)");
+    /** The statuses a PaymentIntent can be cancelled in (https://docs.stripe.com/api/payment_intents/cancel). */
+    private static final Set<String> CANCELABLE = Set.of("requires_payment_method", "requires_capture",
+            "requires_confirmation", "requires_action", "processing");
+    /** The `cancellation_reason` values the cancel endpoint takes. */
+    private static final Set<String> CANCELLATION_REASONS = Set.of("duplicate", "fraudulent", "requested_by_customer",
+            "abandoned");
 
     private final WireMockServer server;
     private final Set<String> validKeys = ConcurrentHashMap.newKeySet();
@@ -117,8 +130,23 @@ public final class FakeStripe implements AutoCloseable {
     private Duration searchIndexDelay = Duration.ZERO;
     private Duration keyLifetime;
     private boolean searchFails;
+    /** Faults queued for the next capture of a PaymentIntent, by its id. */
+    private final Map<String, Deque<Failure>> captureFailures = new HashMap<>();
+    /** Captures executed (one per capture that ran, a replay under the same key is not one), by PaymentIntent id. */
+    private final Map<String, List<Long>> captures = new HashMap<>();
+    /** Cancels executed (a replay under the same key is not one), by PaymentIntent id. */
+    private final Map<String, Integer> cancels = new HashMap<>();
+    /** The events Stripe would send about holds, oldest first: type and the PaymentIntent as it was then. */
+    private final List<SentEvent> sentEvents = new ArrayList<>();
     private int searches;
     private int retrieves;
+
+    /**
+     * An event Stripe sends: `evt_…`, its type, its object as it was when it happened, and the body Stripe posts (see
+     * {@link #event}), fixed once so that a signature over it holds.
+     */
+    public record SentEvent(String id, String type, Map<String, Object> object, String payload) {
+    }
 
     /** A saved idempotent result: the request it answered, its status, body and the original `Request-Id`. */
     private record Saved(String requestBody, int status, String body, String requestId, Instant at) {
@@ -150,6 +178,8 @@ public final class FakeStripe implements AutoCloseable {
                 .willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(get(urlPathMatching("/v1/payment_intents/pi_[A-Za-z0-9]+"))
                 .atPriority(2)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(urlPathMatching("/v1/payment_intents/pi_[A-Za-z0-9]+/(capture|cancel)")).atPriority(1)
                 .willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(post(urlPathEqualTo("/v1/refunds")).atPriority(1)
                 .willReturn(aResponse().withTransformers(Behaviour.NAME)));
@@ -259,6 +289,18 @@ public final class FakeStripe implements AutoCloseable {
         return saved == null ? Map.of() : form(saved.requestBody());
     }
 
+    /** The capture parameters Stripe executed under this idempotency key (form fields), if any. */
+    public synchronized Map<String, String> capturedWith(String idempotencyKey) {
+        Saved saved = idempotent.get("capture:" + idempotencyKey);
+        return saved == null ? Map.of() : form(saved.requestBody());
+    }
+
+    /** The cancel parameters Stripe executed under this idempotency key (form fields), if any. */
+    public synchronized Map<String, String> canceledWith(String idempotencyKey) {
+        Saved saved = idempotent.get("cancel:" + idempotencyKey);
+        return saved == null ? Map.of() : form(saved.requestBody());
+    }
+
     /** PaymentIntents that took money or are processing, in creation order (declined ones are not charged). */
     public synchronized List<String> chargedIntents() {
         return List.copyOf(charged);
@@ -277,6 +319,73 @@ public final class FakeStripe implements AutoCloseable {
     /** The PaymentIntent {@code pi_…} as Stripe would show it. */
     public synchronized Map<String, Object> intent(String intentId) {
         return new LinkedHashMap<>(intents.get(intentId));
+    }
+
+    /**
+     * Queues a fault for the next capture of the PaymentIntent: {@link Failure#ERROR_500_AFTER_CHARGE} captures, then
+     * answers 500 and saves that 500 under the capture's key (replayed from then on, as for creates);
+     * {@link Failure#ERROR_500_BEFORE_CHARGE} captures nothing; {@link Failure#TIMEOUT_AFTER_CHARGE} captures, then
+     * answers too late.
+     */
+    public synchronized void failNextCapture(String intentId, Failure failure) {
+        captureFailures.computeIfAbsent(intentId, k -> new ArrayDeque<>()).addLast(failure);
+    }
+
+    /** Captures Stripe executed for the payment's PaymentIntents (replays under the same key are not counted). */
+    public synchronized long capturesFor(String paymentId) {
+        return intentIdsOf(paymentId).stream().mapToLong(id -> captures.getOrDefault(id, List.of()).size()).sum();
+    }
+
+    /** The amount captured of the payment's PaymentIntents, in Stripe's units. */
+    public synchronized long capturedFor(String paymentId) {
+        return intentIdsOf(paymentId).stream()
+                .flatMap(id -> captures.getOrDefault(id, List.of()).stream())
+                .mapToLong(Long::longValue).sum();
+    }
+
+    /** Cancels Stripe executed for the payment's PaymentIntents (replays under the same key are not counted). */
+    public synchronized long cancelsFor(String paymentId) {
+        return intentIdsOf(paymentId).stream().mapToLong(id -> cancels.getOrDefault(id, 0)).sum();
+    }
+
+    /** The hold events Stripe sent about this PaymentIntent, oldest first. */
+    public synchronized List<SentEvent> eventsOf(String intentId) {
+        return sentEvents.stream().filter(e -> intentId.equals(e.object().get("id"))).toList();
+    }
+
+    /**
+     * Stripe releases an authorisation not captured in time ("uncaptured PaymentIntents are cancelled a set number
+     * of days (7 by default) after their creation", https://docs.stripe.com/api/payment_intents/capture): the
+     * PaymentIntent becomes `canceled` with `cancellation_reason` `automatic`, and `payment_intent.canceled` is sent.
+     */
+    public synchronized Map<String, Object> expireAuthorization(String intentId) {
+        Map<String, Object> intent = intents.get(intentId);
+        if (!"requires_capture".equals(intent.get("status"))) {
+            throw new IllegalStateException(intentId + " is " + intent.get("status") + ", not requires_capture");
+        }
+        release(intent, "automatic");
+        return new LinkedHashMap<>(intent);
+    }
+
+    private List<String> intentIdsOf(String paymentId) {
+        return intents.values().stream().filter(i -> paymentId.equals(metadata(i).get("payment_id")))
+                .map(i -> String.valueOf(i.get("id"))).toList();
+    }
+
+    /** The hold is released: nothing capturable, nothing taken, `payment_intent.canceled` sent. */
+    private void release(Map<String, Object> intent, String reason) {
+        intent.put("status", "canceled");
+        intent.put("amount_capturable", 0);
+        intent.put("canceled_at", now().getEpochSecond());
+        intent.put("cancellation_reason", reason);
+        charged.remove(String.valueOf(intent.get("id")));
+        send("payment_intent.canceled", intent);
+    }
+
+    private void send(String type, Map<String, Object> intent) {
+        String id = "evt_" + random(24);
+        Map<String, Object> object = new LinkedHashMap<>(intent);
+        sentEvents.add(new SentEvent(id, type, object, event(id, type, object, API_VERSION)));
     }
 
     /** How many PaymentIntents were created for this payment (any outcome). */
@@ -300,6 +409,12 @@ public final class FakeStripe implements AutoCloseable {
     public synchronized Map<String, Object> settle(String intentId, String status) {
         Map<String, Object> intent = intents.get(intentId);
         intent.put("status", status);
+        if (status.equals("succeeded")) {
+            intent.put("amount_received", intent.get("amount"));
+            if (intent.get("latest_charge") == null) {
+                intent.put("latest_charge", "ch_" + random(24));
+            }
+        }
         if (status.equals("requires_payment_method")) {
             intent.put("last_payment_error", Map.of("type", "card_error", "code", "card_declined",
                     "decline_code", "insufficient_funds", "message", "Your card has insufficient funds."));
@@ -422,6 +537,11 @@ public final class FakeStripe implements AutoCloseable {
                 if (path.equals("/v1/refunds")) {
                     return RequestMethod.POST.equals(request.getMethod()) ? refund(request) : listRefunds(request);
                 }
+                Matcher hold = HOLD_PATH.matcher(path);
+                if (RequestMethod.POST.equals(request.getMethod()) && hold.matches()) {
+                    return hold.group(2).equals("capture") ? capture(request, hold.group(1))
+                            : cancel(request, hold.group(1));
+                }
                 if (RequestMethod.POST.equals(request.getMethod())) {
                     return create(request);
                 }
@@ -471,7 +591,8 @@ public final class FakeStripe implements AutoCloseable {
             intent.put("object", "payment_intent");
             intent.put("amount", Long.parseLong(params.get("amount")));
             intent.put("amount_received", 0);
-            intent.put("capture_method", "automatic_async");
+            boolean manual = "manual".equals(params.get("capture_method"));
+            intent.put("capture_method", manual ? "manual" : "automatic_async");
             intent.put("client_secret", id + "_secret_" + random(20));
             intent.put("confirmation_method", "automatic");
             intent.put("created", now().getEpochSecond());
@@ -546,6 +667,15 @@ public final class FakeStripe implements AutoCloseable {
                     charged.add(id);
                 }
                 default -> {
+                    if (manual) {
+                        // Authorised, not captured: the charge holds the amount (`amount_capturable`).
+                        intent.put("status", "requires_capture");
+                        intent.put("amount_capturable", intent.get("amount"));
+                        intent.put("latest_charge", "ch_" + random(24));
+                        charged.add(id);
+                        send("payment_intent.amount_capturable_updated", intent);
+                        break;
+                    }
                     intent.put("status", "succeeded");
                     intent.put("amount_received", intent.get("amount"));
                     intent.put("latest_charge", "ch_" + random(24));
@@ -577,6 +707,133 @@ public final class FakeStripe implements AutoCloseable {
         }
 
         /**
+         * `POST /v1/payment_intents/{id}/capture` (https://docs.stripe.com/api/payment_intents/capture): only a
+         * `requires_capture` PaymentIntent, else 400 `payment_intent_unexpected_state` carrying it; `amount_to_capture`
+         * (default: all of `amount_capturable`) at most `amount_capturable`, else 400 `amount_too_large`; less is a
+         * partial capture and the rest is released. One capture per PaymentIntent (no multicapture): it ends
+         * `succeeded` with `amount_received` = the captured amount and nothing capturable, and
+         * `payment_intent.succeeded` is sent. Idempotent on the key as creates are.
+         */
+        private ResponseDefinition capture(Request request, String intentId) {
+            String body = request.getBodyAsString();
+            String idempotencyKey = request.getHeader("Idempotency-Key");
+            Deque<Failure> queued = captureFailures.get(intentId);
+            Failure failure = queued == null ? null : queued.pollFirst();
+            if (failure == Failure.ERROR_500_BEFORE_CHARGE) {
+                return json(500, error("api_error", null, "An unknown error occurred"));
+            }
+            Saved saved = idempotencyKey != null ? live("capture:" + idempotencyKey) : null;
+            if (saved != null) {
+                return replay(saved, idempotencyKey, body);
+            }
+            Map<String, Object> intent = intents.get(intentId);
+            if (intent == null) {
+                return missing(intentId);
+            }
+            if (!"requires_capture".equals(intent.get("status"))) {
+                return unexpectedState(intent, "This PaymentIntent could not be captured because it has a status of "
+                        + intent.get("status") + ". Only a PaymentIntent with one of the following statuses may be"
+                        + " captured: requires_capture.");
+            }
+            long capturable = ((Number) intent.get("amount_capturable")).longValue();
+            Map<String, String> params = form(body);
+            long amount;
+            try {
+                amount = params.containsKey("amount_to_capture") ? Long.parseLong(params.get("amount_to_capture"))
+                        : capturable;
+            } catch (NumberFormatException e) {
+                return json(400, error("invalid_request_error", "parameter_invalid_integer", "amount_to_capture",
+                        "Invalid integer: " + params.get("amount_to_capture")));
+            }
+            if (amount < 1) {
+                return json(400, error("invalid_request_error", "amount_too_small", "amount_to_capture",
+                        "Amount must be at least 1 " + intent.get("currency")));
+            }
+            if (amount > capturable) {
+                return json(400, error("invalid_request_error", "amount_too_large", "amount_to_capture",
+                        "The amount to capture (" + amount + ") is greater than the amount capturable ("
+                                + capturable + ")."));
+            }
+            intent.put("status", "succeeded");
+            intent.put("amount_received", amount);
+            intent.put("amount_capturable", 0);
+            captures.computeIfAbsent(intentId, k -> new ArrayList<>()).add(amount);
+            send("payment_intent.succeeded", intent);
+            return executed("capture:", idempotencyKey, body, intent, failure);
+        }
+
+        /**
+         * `POST /v1/payment_intents/{id}/cancel` (https://docs.stripe.com/api/payment_intents/cancel): a PaymentIntent
+         * in {@link #CANCELABLE} becomes `canceled` (a hold's `amount_capturable` is released) and
+         * `payment_intent.canceled` is sent; any other status (`canceled` included) is 400
+         * `payment_intent_unexpected_state` carrying it. `cancellation_reason` must be one of
+         * {@link #CANCELLATION_REASONS}. Idempotent on the key as creates are.
+         */
+        private ResponseDefinition cancel(Request request, String intentId) {
+            String body = request.getBodyAsString();
+            String idempotencyKey = request.getHeader("Idempotency-Key");
+            Saved saved = idempotencyKey != null ? live("cancel:" + idempotencyKey) : null;
+            if (saved != null) {
+                return replay(saved, idempotencyKey, body);
+            }
+            Map<String, Object> intent = intents.get(intentId);
+            if (intent == null) {
+                return missing(intentId);
+            }
+            String reason = form(body).get("cancellation_reason");
+            if (reason != null && !CANCELLATION_REASONS.contains(reason)) {
+                return json(400, error("invalid_request_error", null, "cancellation_reason",
+                        "Invalid cancellation_reason: must be one of duplicate, fraudulent, requested_by_customer,"
+                                + " or abandoned"));
+            }
+            if (!CANCELABLE.contains(String.valueOf(intent.get("status")))) {
+                return unexpectedState(intent, "You cannot cancel this PaymentIntent because it has a status of "
+                        + intent.get("status") + ". Only a PaymentIntent with one of the following statuses may be"
+                        + " canceled: requires_payment_method, requires_capture, requires_confirmation,"
+                        + " requires_action, processing.");
+            }
+            release(intent, reason);
+            cancels.merge(intentId, 1, Integer::sum);
+            return executed("cancel:", idempotencyKey, body, intent, null);
+        }
+
+        /** An executed hold operation's answer (or the armed fault's 500, saved in its place), saved under the key. */
+        private ResponseDefinition executed(String namespace, String idempotencyKey, String body,
+                                            Map<String, Object> intent, Failure failure) {
+            int status = 200;
+            String responseBody = JSON.writeValueAsString(intent);
+            if (failure == Failure.ERROR_500_AFTER_CHARGE) {
+                status = 500;
+                responseBody = JSON.writeValueAsString(error("api_error", null,
+                        "An unknown error occurred while processing your request."));
+            }
+            String requestId = "req_" + random(14);
+            if (idempotencyKey != null) {
+                idempotent.put(namespace + idempotencyKey, new Saved(body, status, responseBody, requestId, now()));
+            }
+            ResponseDefinitionBuilder answer = stripeHeaders(aResponse().withStatus(status), requestId)
+                    .withBody(responseBody);
+            if (idempotencyKey != null) {
+                answer = answer.withHeader("Idempotency-Key", idempotencyKey);
+            }
+            return answer(answer.build(), failure);
+        }
+
+        /** 400 `payment_intent_unexpected_state`, with the PaymentIntent in the error, as Stripe answers it. */
+        private ResponseDefinition unexpectedState(Map<String, Object> intent, String message) {
+            Map<String, Object> error = new LinkedHashMap<>(
+                    (Map<String, Object>) error("invalid_request_error", "payment_intent_unexpected_state", message)
+                            .get("error"));
+            error.put("payment_intent", intent);
+            return json(400, Map.of("error", error));
+        }
+
+        private ResponseDefinition missing(String intentId) {
+            return json(404, error("invalid_request_error", "resource_missing", "intent",
+                    "No such payment_intent: '" + intentId + "'"));
+        }
+
+        /**
          * The key was used before: with other parameters 400 `idempotency_error` (nothing saved for it); with the same
          * ones, the saved status and body with `Idempotent-Replayed: true` and `Original-Request` (the first
          * request's id), as Stripe's API v1 does.
@@ -594,7 +851,10 @@ public final class FakeStripe implements AutoCloseable {
                     .withBody(saved.body()).build();
         }
 
-        /** `POST /v1/refunds`: idempotent on the key; the intent must have succeeded; at most its amount in all. */
+        /**
+         * `POST /v1/refunds`: idempotent on the key; the intent must have succeeded; at most its `amount_received`
+         * (less after a partial capture) in all, else 400 `amount_too_large`.
+         */
         private ResponseDefinition refund(Request request) {
             String body = request.getBodyAsString();
             String idempotencyKey = request.getHeader("Idempotency-Key");
@@ -616,8 +876,15 @@ public final class FakeStripe implements AutoCloseable {
                 return json(400, error("invalid_request_error", "charge_not_refundable",
                         "This PaymentIntent has no successful charge to refund."));
             }
-            long amount = params.containsKey("amount") ? Long.parseLong(params.get("amount"))
-                    : ((Number) intent.get("amount")).longValue();
+            // Only what was received (a partial capture's amount) and not refunded yet can be refunded.
+            long unrefunded = ((Number) intent.get("amount_received")).longValue() - refunds.values().stream()
+                    .filter(r -> intent.get("id").equals(r.get("payment_intent")) && !"failed".equals(r.get("status")))
+                    .mapToLong(r -> ((Number) r.get("amount")).longValue()).sum();
+            long amount = params.containsKey("amount") ? Long.parseLong(params.get("amount")) : unrefunded;
+            if (amount > unrefunded) {
+                return json(400, error("invalid_request_error", "amount_too_large", "amount", "Refund amount ("
+                        + amount + ") is greater than unrefunded amount on charge (" + unrefunded + ")"));
+            }
             Map<String, Object> refund = new LinkedHashMap<>();
             String id = "re_" + random(24);
             refund.put("id", id);

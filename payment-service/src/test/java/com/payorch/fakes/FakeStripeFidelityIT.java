@@ -259,6 +259,76 @@ class FakeStripeFidelityIT {
                 .as("another API version: the SDK's typed object is empty (the service reads the raw JSON)").isEmpty();
     }
 
+    @Test
+    void aManualIntentIsHeldThenCapturedPartiallyOrCanceledAsStripesModelsReadThemAndItsEventsToo() throws Exception {
+        String form = create("pm_card_visa_fidhold", "pay_fid_hold") + "&capture_method=manual";
+        PaymentIntent held = strictly(post("/v1/payment_intents", form, "key_" + UUID.randomUUID()).body(),
+                PaymentIntent.class);
+        assertThat(held.getStatus()).isEqualTo("requires_capture");
+        assertThat(held.getCaptureMethod()).isEqualTo("manual");
+        assertThat(held.getAmountCapturable()).isEqualTo(4200L);
+        assertThat(held.getAmountReceived()).isZero();
+        assertThat(held.getLatestCharge()).startsWith("ch_");
+
+        String captureKey = "key_" + UUID.randomUUID();
+        HttpResponse<String> captured = post("/v1/payment_intents/" + held.getId() + "/capture",
+                "amount_to_capture=4000", captureKey);
+        assertThat(captured.statusCode()).isEqualTo(200);
+        PaymentIntent taken = strictly(captured.body(), PaymentIntent.class);
+        assertThat(taken.getStatus()).isEqualTo("succeeded");
+        assertThat(taken.getAmount()).isEqualTo(4200L);
+        assertThat(taken.getAmountReceived()).isEqualTo(4000L);
+        assertThat(taken.getAmountCapturable()).isZero();
+        HttpResponse<String> replay = post("/v1/payment_intents/" + held.getId() + "/capture",
+                "amount_to_capture=4000", captureKey);
+        assertThat(replay.body()).isEqualTo(captured.body());
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).contains("true");
+        assertThat(stripe.capturesFor("pay_fid_hold")).isEqualTo(1);
+
+        HttpResponse<String> again = post("/v1/payment_intents/" + held.getId() + "/capture", "",
+                "key_" + UUID.randomUUID());
+        assertThat(again.statusCode()).isEqualTo(400);
+        StripeError unexpected = error(again.body());
+        assertThat(unexpected.getType()).isEqualTo("invalid_request_error");
+        assertThat(unexpected.getCode()).isEqualTo("payment_intent_unexpected_state");
+        assertThat(unexpected.getPaymentIntent().getStatus()).isEqualTo("succeeded");
+        assertNoUnknownFields(JsonParser.parseString(again.body()).getAsJsonObject().getAsJsonObject("error")
+                .getAsJsonObject("payment_intent"), PaymentIntent.class, "error.payment_intent");
+
+        PaymentIntent other = strictly(post("/v1/payment_intents", create("pm_card_visa_fidhold2", "pay_fid_hold2")
+                + "&capture_method=manual", "key_" + UUID.randomUUID()).body(), PaymentIntent.class);
+        HttpResponse<String> tooMuch = post("/v1/payment_intents/" + other.getId() + "/capture",
+                "amount_to_capture=4201", "key_" + UUID.randomUUID());
+        assertThat(tooMuch.statusCode()).isEqualTo(400);
+        assertThat(error(tooMuch.body()).getCode()).isEqualTo("amount_too_large");
+        PaymentIntent canceled = strictly(post("/v1/payment_intents/" + other.getId() + "/cancel",
+                "cancellation_reason=requested_by_customer", "key_" + UUID.randomUUID()).body(), PaymentIntent.class);
+        assertThat(canceled.getStatus()).isEqualTo("canceled");
+        assertThat(canceled.getCancellationReason()).isEqualTo("requested_by_customer");
+        assertThat(canceled.getCanceledAt()).isNotNull();
+        assertThat(canceled.getAmountCapturable()).isZero();
+        HttpResponse<String> cancelAgain = post("/v1/payment_intents/" + other.getId() + "/cancel", "",
+                "key_" + UUID.randomUUID());
+        assertThat(error(cancelAgain.body()).getCode()).isEqualTo("payment_intent_unexpected_state");
+        assertThat(stripe.cancelsFor("pay_fid_hold2")).isEqualTo(1);
+
+        for (String intentId : new String[] {held.getId(), other.getId()}) {
+            for (FakeStripe.SentEvent sent : stripe.eventsOf(intentId)) {
+                Event event = Webhook.constructEvent(sent.payload(),
+                        FakeStripe.sign(sent.payload(), WEBHOOK_SECRET, Instant.now().getEpochSecond()),
+                        WEBHOOK_SECRET);
+                assertNoUnknownFields(JsonParser.parseString(sent.payload()).getAsJsonObject().getAsJsonObject("data")
+                        .getAsJsonObject("object"), PaymentIntent.class, "event.data.object");
+                assertThat(event.getDataObjectDeserializer().getObject()).get()
+                        .isInstanceOfSatisfying(PaymentIntent.class, read -> assertThat(read.getId()).isEqualTo(intentId));
+            }
+        }
+        assertThat(stripe.eventsOf(held.getId())).extracting(FakeStripe.SentEvent::type)
+                .containsExactly("payment_intent.amount_capturable_updated", "payment_intent.succeeded");
+        assertThat(stripe.eventsOf(other.getId())).extracting(FakeStripe.SentEvent::type)
+                .containsExactly("payment_intent.amount_capturable_updated", "payment_intent.canceled");
+    }
+
     // --- issue 22: what the fake learnt from Stripe's docs; each on its own fake (they change its clock) ---
 
     @Test

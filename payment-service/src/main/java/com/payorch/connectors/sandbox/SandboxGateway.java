@@ -122,28 +122,35 @@ public class SandboxGateway implements PaymentGateway {
     }
 
     /**
-     * Releases a hold (or cancels a manual charge not yet authorised): `cancelled` at once, its webhook follows. A
-     * hold released already answers the same; a charge captured (or not a hold) is refused.
+     * Releases a hold (or cancels a manual charge not yet authorised, or not made yet: a submit of the attempt that
+     * arrives later finds it cancelled, as a cancel by reference does at a PSP): `cancelled` at once, its webhook
+     * follows. A hold released already answers the same; a charge captured (or not a hold) is refused.
      */
     @Override
     public Mono<GatewayOutcome> cancel(CancelRequest request) {
         ChargeRequest charge = request.charge();
         Instant now = Timestamps.now(clock);
         return Mono.defer(() -> db.sql("""
-                        update sandbox_charges
+                        insert into sandbox_charges as c (id, payment_id, attempt, amount, currency, payment_method,
+                            status, created_at, updated_at, webhooks_due, capture_method)
+                        values (:id, :payment, :attempt, :amount, :currency, :method, 'cancelled', :now, :now,
+                            :webhooks, 'manual')
+                        on conflict (payment_id, attempt) do update
                         set status = 'cancelled', updated_at = :now, webhooks_finished_at = null,
                             webhooks_leased_until = null
-                        where payment_id = :payment and attempt = :attempt and capture_method = 'manual'
-                          and status in ('processing', 'authorized', 'capture_failed')
+                        where c.capture_method = 'manual' and c.status in ('processing', 'authorized', 'capture_failed')
                         returning\s""" + SandboxCharge.COLUMNS)
-                        .bind("now", now)
+                        .bind("id", Ids.charge())
                         .bind("payment", charge.paymentId())
                         .bind("attempt", charge.attempt())
+                        .bind("amount", charge.amount())
+                        .bind("currency", charge.currency())
+                        .bind("method", charge.paymentMethod())
+                        .bind("now", now)
+                        .bind("webhooks", deliversWebhooks)
                         .map(SandboxCharge::of)
                         .one())
                 .switchIfEmpty(Mono.defer(() -> charge(charge.paymentId(), charge.attempt())))
-                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge for "
-                        + charge.idempotencyKey())))
                 .flatMap(held -> "cancelled".equals(held.status()) ? Mono.just(held.outcome())
                         : Mono.error(new ConnectorRefusedException("charge " + held.id() + " is " + held.status()
                                 + ": the sandbox cannot release it")));

@@ -63,7 +63,9 @@ class StripeConnector implements Connector, DisposableBean {
                 "Authenticated by the `Stripe-Signature` header with the merchant's Stripe webhook secret (300 s"
                         + " tolerance), not by an API key. Deduplicated by the Stripe event id. Types used:"
                         + " `payment_intent.processing`, `payment_intent.succeeded`,"
-                        + " `payment_intent.payment_failed`, `refund.updated`, `refund.failed`, `charge.refunded`"
+                        + " `payment_intent.payment_failed`, `payment_intent.amount_capturable_updated` (a hold),"
+                        + " `payment_intent.canceled` (a hold released), `refund.updated`, `refund.failed`,"
+                        + " `charge.refunded`"
                         + " (refunds made by this service); others are answered `ignored`. The body is Stripe's"
                         + " event object (see docs/connectors.md).",
                 List.of("Stripe-Signature"), null, "Stripe's event object", SignatureFailure.BAD_REQUEST);
@@ -76,7 +78,7 @@ class StripeConnector implements Connector, DisposableBean {
 
     @Override
     public Set<ConnectorCapability> capabilities() {
-        return Set.of(ConnectorCapability.REFUNDS, ConnectorCapability.LOOKUP);
+        return Set.of(ConnectorCapability.REFUNDS, ConnectorCapability.LOOKUP, ConnectorCapability.CAPTURE);
     }
 
     /** Below Stripe's 24 hours (https://docs.stripe.com/idempotency): checked at start. */

@@ -1,5 +1,7 @@
 package com.payorch.connectors.stripe;
 
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.FailureKinds;
@@ -41,7 +43,9 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * Stripe through the official `stripe-java` SDK. One attempt is one PaymentIntent created with `confirm=true`, the
- * attempt's idempotency key as Stripe's `Idempotency-Key`, `metadata[payment_id]` and `metadata[attempt]`.
+ * attempt's idempotency key as Stripe's `Idempotency-Key`, `metadata[payment_id]` and `metadata[attempt]`; a manual
+ * submit adds `capture_method=manual` (a hold, `requires_capture` → AUTHORIZED), captured and released by
+ * {@link StripeHolds}.
  * <ul>
  *   <li>One {@link StripeClient} per merchant (its secret key), all pointed at `payments.connectors.stripe.api-base`,
  *       with the SDK's own network retries OFF: a retry inside the SDK could turn a "read timed out" (possibly
@@ -77,6 +81,7 @@ public final class StripeGateway implements PaymentGateway {
     /** When this instance last sent each attempt's create (by idempotency key), kept for the search delay. */
     private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
     private final AtomicReference<Instant> lastPruned = new AtomicReference<>(Instant.MIN);
+    private final StripeHolds holds = new StripeHolds(this);
 
     public StripeGateway(StripeSettings settings, StripeAccounts accounts, Scheduler scheduler) {
         this(settings, accounts, scheduler, Clock.systemUTC());
@@ -102,7 +107,11 @@ public final class StripeGateway implements PaymentGateway {
         }
         return call(request, "submit", client -> {
             noteSent(request);
-            PaymentIntentCreateParams params = PaymentIntentCreateParams.builder()
+            PaymentIntentCreateParams.Builder builder = PaymentIntentCreateParams.builder();
+            if (request.manualCapture()) {
+                builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL);
+            }
+            PaymentIntentCreateParams params = builder
                     .setAmount(amount.getAsLong())
                     .setCurrency(request.currency().toLowerCase(Locale.ROOT))
                     .setPaymentMethod(request.paymentMethod())
@@ -121,13 +130,23 @@ public final class StripeGateway implements PaymentGateway {
     }
 
     @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        return holds.capture(request);
+    }
+
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        return holds.cancel(request);
+    }
+
+    @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
         Mono<GatewayOutcome> lookUp = recordedIntentId(request) != null ? retrieve(request) : search(request);
         return lookUp.onErrorMap(GatewayException.class, StripeGateway::noEvidence);
     }
 
     /** The recorded reference when it is a PaymentIntent id (a decline without one is recorded as `declined_…`). */
-    private static String recordedIntentId(ChargeRequest request) {
+    static String recordedIntentId(ChargeRequest request) {
         String reference = request.reference();
         return reference != null && reference.startsWith("pi_") ? reference : null;
     }
@@ -199,7 +218,7 @@ public final class StripeGateway implements PaymentGateway {
                 : OptionalLong.empty();
     }
 
-    private static ConnectorRefusedException cannotExpress(long amount, String currency, String what) {
+    static ConnectorRefusedException cannotExpress(long amount, String currency, String what) {
         return new ConnectorRefusedException("Stripe cannot take the amount " + amount + " " + currency + " of " + what
                 + " exactly (" + StripeCurrencies.SOURCE + "): nothing sent");
     }
@@ -218,10 +237,18 @@ public final class StripeGateway implements PaymentGateway {
         if (amount.isEmpty()) {
             return Mono.error(cannotExpress(request.amount(), request.currency(), "refund " + request.refundId()));
         }
+        if (request.orphanedCharge()) {
+            return holds.giveBack(request, about(request), amount.getAsLong());
+        }
+        return create(request, amount.getAsLong());
+    }
+
+    /** A Refund of {@code stripeAmount} (Stripe's units) of the request's PaymentIntent. */
+    Mono<RefundOutcome> create(RefundRequest request, long stripeAmount) {
         return call(about(request), "refund", client -> {
             RefundCreateParams params = RefundCreateParams.builder()
                     .setPaymentIntent(request.chargeReference())
-                    .setAmount(amount.getAsLong())
+                    .setAmount(stripeAmount)
                     .putMetadata("refund_id", request.refundId())
                     .putMetadata("payment_id", request.paymentId())
                     .build();
@@ -246,7 +273,7 @@ public final class StripeGateway implements PaymentGateway {
                 .flatMap(Mono::justOrEmpty);
     }
 
-    private static ChargeRequest about(RefundRequest request) {
+    static ChargeRequest about(RefundRequest request) {
         return new ChargeRequest(request.paymentId(), request.attempt(), request.amount(), request.currency(), "",
                 request.merchantId(), NAME);
     }
@@ -258,9 +285,12 @@ public final class StripeGateway implements PaymentGateway {
 
     /** Maps a PaymentIntent's status to the port's words. */
     static GatewayOutcome outcome(ChargeRequest request, PaymentIntent intent) {
-        MappedStatus mapped = StripeStatuses.charge(intent.getStatus(), intent.getLastPaymentError());
+        MappedStatus mapped = StripeStatuses.charge(intent.getStatus(),
+                StripeStatuses.manual(intent.getCaptureMethod()), intent.getLastPaymentError());
+        String reason = mapped.status() == GatewayStatus.CANCELLED
+                ? StripeStatuses.cancelReason(intent.getCancellationReason()) : mapped.failureReason();
         return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, intent.getId(), mapped.status(),
-                mapped.failureReason());
+                reason);
     }
 
     private static GatewayOutcome declined(ChargeRequest request, CardException declined) {
@@ -274,11 +304,11 @@ public final class StripeGateway implements PaymentGateway {
                 reason);
     }
 
-    private interface StripeCall<T> {
+    interface StripeCall<T> {
         T call(StripeClient client) throws StripeException;
     }
 
-    private <T> Mono<T> call(ChargeRequest request, String what, StripeCall<T> call) {
+    <T> Mono<T> call(ChargeRequest request, String what, StripeCall<T> call) {
         Callable<T> blocking = () -> {
             StripeClient client = client(request);
             try {

@@ -25,7 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
  * header is checked on the raw body with the merchant's endpoint secret by stripe-java's {@link Webhook.Signature}
  * (300 s tolerance, against the service's clock); a failure is 400 `webhook_signature_rejected`.
  * <p>
- * `payment_intent.processing|succeeded|payment_failed` become one {@link ConnectorNotification} each (receipt id =
+ * `payment_intent.processing|succeeded|payment_failed|amount_capturable_updated|canceled` become one
+ * {@link ConnectorNotification} each (`amount_capturable_updated`: AUTHORIZED, a hold; `succeeded`: SUCCEEDED, a charge
+ * or the capture of a hold; `canceled`: CANCELLED with the `cancellation_reason`, `automatic` read as
+ * `authorization_expired`, whatever the capture method: the payment decides what a cancelled attempt means) (receipt id =
  * the event id, reference = the PaymentIntent id, payment = `metadata.payment_id`, attempt = `metadata.attempt`, the
  * amount back in ISO units through {@link StripeCurrencies}); other types are answered `ignored` and not recorded.
  * A PaymentIntent this service did not create (no `metadata.payment_id`) is still handed on, naming no payment and no
@@ -39,7 +42,7 @@ public class StripeWebhooks {
 
     static final long TOLERANCE_SECONDS = 300;
     private static final Set<String> TYPES = Set.of("payment_intent.processing", "payment_intent.succeeded",
-            "payment_intent.payment_failed");
+            "payment_intent.payment_failed", "payment_intent.amount_capturable_updated", "payment_intent.canceled");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final StripeAccounts accounts;
@@ -148,10 +151,15 @@ public class StripeWebhooks {
             GatewayStatus reported = switch (type) {
                 case "payment_intent.succeeded" -> GatewayStatus.SUCCEEDED;
                 case "payment_intent.payment_failed" -> GatewayStatus.FAILED;
+                case "payment_intent.amount_capturable_updated" -> GatewayStatus.AUTHORIZED;
+                case "payment_intent.canceled" -> GatewayStatus.CANCELLED;
                 default -> GatewayStatus.PROCESSING;
             };
-            String failureReason = reported == GatewayStatus.FAILED
-                    ? (mapped.failureReason() != null ? mapped.failureReason() : "payment_failed") : null;
+            String failureReason = switch (reported) {
+                case FAILED -> mapped.failureReason() != null ? mapped.failureReason() : "payment_failed";
+                case CANCELLED -> StripeStatuses.cancelReason(text(intent, "cancellation_reason"));
+                default -> null;
+            };
             JsonNode metadata = intent.path("metadata");
             String isoCurrency = currency.toUpperCase(Locale.ROOT);
             return List.of(new ConnectorNotification(id, type, text(metadata, "payment_id"),

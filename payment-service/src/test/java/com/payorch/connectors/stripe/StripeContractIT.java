@@ -77,6 +77,33 @@ class StripeContractIT extends ConnectorContractTest {
     }
 
     @Override
+    protected boolean holds() {
+        return true;
+    }
+
+    @Override
+    protected long capturesAtTheFake(String paymentId) {
+        return STRIPE.capturesFor(paymentId);
+    }
+
+    @Override
+    protected long capturedAtTheFake(String paymentId) {
+        return StripeCurrencies.UNITS.toIso(STRIPE.capturedFor(paymentId), currency()).orElseThrow();
+    }
+
+    @Override
+    protected long cancelsAtTheFake(String paymentId) {
+        return STRIPE.cancelsFor(paymentId);
+    }
+
+    @Override
+    protected boolean armCaptureAnswerLost(String paymentId) {
+        STRIPE.failNextCapture(String.valueOf(STRIPE.intentOf(paymentId, 1).get("id")),
+                FakeStripe.Failure.ERROR_500_AFTER_CHARGE);
+        return true;
+    }
+
+    @Override
     protected ChargeRequest arm(Failure failure, ChargeRequest request) {
         switch (failure) {
             case REFUSED -> STRIPE.failNext(request.paymentMethod(), FakeStripe.Failure.UNAUTHORIZED);
