@@ -106,10 +106,21 @@ public class ConsoleActions {
         IdempotentRequest request = request(user, merchantId, actionKey, "/console/payments/" + paymentId
                 + "/capture", "amount=" + amount);
         return guarded(() -> paymentFlow.capture(request, paymentId, amount, payment -> { },
-                        found -> stored(200, "Capture of " + capturedAmount(found.payment()) + " "
-                                + found.payment().currency() + " of payment " + found.payment().id() + " sent: "
-                                + found.payment().status() + ".")),
+                        found -> captureAnswer(found.payment(), amount != null ? amount : found.payment().amount())),
                 user, "capture " + paymentId);
+    }
+
+    // A capture the connector refused leaves the payment AUTHORIZED: nothing was taken, so it reads as refused.
+    private static StoredResponse captureAnswer(Payment payment, long amount) {
+        String what = "Capture of " + amount + " " + payment.currency() + " of payment " + payment.id();
+        return switch (payment.status()) {
+            case CAPTURING -> stored(200, what + " sent: CAPTURING (waiting for the connector's outcome).");
+            case COMPLETED -> stored(200, what + " done: COMPLETED.");
+            case AUTHORIZED -> stored(409, what + " failed at the connector"
+                    + (payment.failureReason() != null ? " (" + payment.failureReason() + ")" : "")
+                    + ": nothing was taken, the payment is AUTHORIZED and may be captured or cancelled.");
+            default -> stored(200, what + ": the payment is " + payment.status() + ".");
+        };
     }
 
     /**
@@ -125,12 +136,6 @@ public class ConsoleActions {
                                 + found.payment().status() + (found.payment().status() == PaymentStatus.CANCELLED
                                 ? " (the hold is released)." : " (the release is waiting for the connector)."))),
                 user, "cancel " + paymentId);
-    }
-
-    // While CAPTURING the amount in flight; once COMPLETED what was taken.
-    private static long capturedAmount(Payment payment) {
-        Long inFlight = payment.hold().captureAmount();
-        return inFlight != null ? inFlight : payment.hold().amountCaptured();
     }
 
     /** One more delivery of the event to the merchant's webhook-url, due now. */

@@ -54,7 +54,7 @@ class ConsoleHoldActionsIT extends ApiTest {
         assertThat(count("select capture_amount from payments where id = $1", paymentId)).isEqualTo(5000);
         assertThat(statusOf(paymentId)).isEqualTo("CAPTURING");
         assertThat(operator.page("/console/payments/" + paymentId)).contains("Nothing done twice")
-                .contains("Capture of 5000 JPY of payment " + paymentId + " sent: CAPTURING.")
+                .contains("Capture of 5000 JPY of payment " + paymentId + " sent: CAPTURING")
                 .contains("AUTHORIZED → CAPTURING (CAPTURE)").contains("id=\"capture-in-flight\"")
                 .doesNotContain("id=\"capture-amount\"").doesNotContain("id=\"cancel-hold\"");
 
@@ -63,6 +63,26 @@ class ConsoleHoldActionsIT extends ApiTest {
         assertThat(operator.page("/console/payments/" + paymentId)).contains("CAPTURING → COMPLETED (SUCCEED)")
                 .contains("id=\"amount-captured\">5000 JPY<").contains("event payment.authorized")
                 .contains("event payment.completed");
+    }
+
+    @Test
+    void aCaptureTheConnectorFailsLeavesTheHoldCapturableAndTheTimelineSaysSo() {
+        String paymentId = holds().authorized("demo", "pm_card_capture_fails");
+        ConsoleSession operator = operator();
+        String confirm = operator.page("/console/payments/" + paymentId + "/confirm?action=capture");
+        assertThat(confirm).contains("everything held (12000 JPY)");
+        MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+        form.add("actionKey", ConsoleSession.actionKey(confirm));
+        operator.post("/console/payments/" + paymentId + "/capture", form, confirm, true)
+                .expectStatus().isSeeOther();
+        assertThat(statusOf(paymentId)).isEqualTo("CAPTURING");
+
+        holds().captureFailed(paymentId);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> statusOf(paymentId).equals("AUTHORIZED"));
+        assertThat(operator.page("/console/payments/" + paymentId)).contains("CAPTURING → AUTHORIZED (CAPTURE_FAIL)")
+                .contains("event payment.capture_failed").contains("capture_declined")
+                .contains("id=\"amount-capturable\">12000 JPY<").contains("id=\"capture-amount\"")
+                .contains("id=\"cancel-hold\"");
     }
 
     @Test

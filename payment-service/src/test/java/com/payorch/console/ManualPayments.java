@@ -20,35 +20,55 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * Holds for the console's tests: a manual-capture payment (12000 JPY) created through the payment flow and
- * submitted to the sandbox, then authorised and captured by the sandbox's signed webhooks, as the tests of the
- * service send them ({@code payments.gateway.sandbox.webhooks=off} in {@link ApiTest}).
+ * submitted to the sandbox, then authorised and captured by the sandbox's signed webhooks, sent by the test once the
+ * sandbox's charge is in that state, as the tests of the service do ({@code payments.gateway.sandbox.webhooks=off} in
+ * {@link ApiTest}).
  */
 record ManualPayments(IdempotentPaymentFlow flow, WebTestClient client, DatabaseClient db) {
 
     /** A manual-capture payment of merchant demo, AUTHORIZED. */
     String authorized() {
-        return authorized("demo");
+        return authorized("demo", "pm_card_ok");
     }
 
     String authorized(String merchantId) {
-        String paymentId = created(merchantId);
+        return authorized(merchantId, "pm_card_ok");
+    }
+
+    /** With {@code pm_card_capture_fails} the sandbox fails its captures. */
+    String authorized(String merchantId, String paymentMethod) {
+        String paymentId = created(merchantId, paymentMethod);
+        // as the sandbox would: its webhook only once it has authorised the charge (after its webhook-delay)
+        awaitCharge(paymentId, "authorized");
         signedWebhook("payment.authorized", paymentId, "");
         Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> new TestQueries(db).statusOf(paymentId).equals("AUTHORIZED"));
         return paymentId;
     }
 
-    /** The sandbox's word that the capture in flight took {@code amount} (of the 12000 authorised). */
+    /** The sandbox's word, once it settled the capture, that it took {@code amount} (of the 12000 authorised). */
     void captured(String paymentId, long amount) {
+        awaitCharge(paymentId, "succeeded");
         signedWebhook("payment.captured", paymentId, ", \"amountCaptured\": " + amount);
     }
 
-    private String created(String merchantId) {
+    /** The sandbox's word, once it settled the capture, that the capture failed. */
+    void captureFailed(String paymentId) {
+        awaitCharge(paymentId, "capture_failed");
+        signedWebhook("payment.capture_failed", paymentId, ", \"failureReason\": \"capture_declined\"");
+    }
+
+    private void awaitCharge(String paymentId, String status) {
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> new TestQueries(db).count(
+                "select count(*) from sandbox_charges where payment_id = $1 and status = $2", paymentId, status) == 1);
+    }
+
+    private String created(String merchantId, String paymentMethod) {
         String key = "key_" + UUID.randomUUID();
         String bookingId = "bk_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         IdempotentRequest request = new IdempotentRequest(merchantId, key, "POST", "/v1/payments",
                 RequestFingerprint.of("POST", "/v1/payments", bookingId.getBytes(StandardCharsets.UTF_8)));
-        NewPayment payment = new NewPayment(bookingId, 12000, "JPY", "pm_card_ok", "guest@example.com",
+        NewPayment payment = new NewPayment(bookingId, 12000, "JPY", paymentMethod, "guest@example.com",
                 "Room 101, held", Map.of(), CaptureMethod.MANUAL);
         StoredResponse created = flow.create(request, payment,
                         found -> new StoredResponse(201, Map.of(),
