@@ -1,5 +1,7 @@
 package com.payorch.testsupport;
 
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
@@ -20,6 +22,8 @@ import reactor.core.publisher.Sinks;
 public class SandboxFaults {
 
     private final AtomicInteger responsesToLose = new AtomicInteger();
+    private final AtomicInteger captureAnswersToLose = new AtomicInteger();
+    private final AtomicInteger cancelAnswersToLose = new AtomicInteger();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
     private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
     private final AtomicReference<LookUps> lookUps = new AtomicReference<>(LookUps.TRUTHFUL);
@@ -46,6 +50,16 @@ public class SandboxFaults {
     /** The next submit records its charge and then fails as if the response were lost on the way back. */
     public void loseNextResponse() {
         responsesToLose.incrementAndGet();
+    }
+
+    /** The next capture is made at the sandbox and then fails as if its answer were lost on the way back. */
+    public void loseNextCaptureAnswer() {
+        captureAnswersToLose.incrementAndGet();
+    }
+
+    /** The next cancel releases the hold at the sandbox and then fails as if its answer were lost on the way back. */
+    public void loseNextCancelAnswer() {
+        cancelAnswersToLose.incrementAndGet();
     }
 
     /** Submits and refunds wait, before charging, until the returned gate is opened with {@code tryEmitEmpty()}. */
@@ -88,6 +102,22 @@ public class SandboxFaults {
             }
 
             @Override
+            public Mono<GatewayOutcome> capture(CaptureRequest request) {
+                return sandbox.capture(request).flatMap(outcome -> taken(captureAnswersToLose)
+                        ? Mono.error(new GatewayException("sandbox lost the answer to capture "
+                                + request.idempotencyKey()))
+                        : Mono.just(outcome));
+            }
+
+            @Override
+            public Mono<GatewayOutcome> cancel(CancelRequest request) {
+                return sandbox.cancel(request).flatMap(outcome -> taken(cancelAnswersToLose)
+                        ? Mono.error(new GatewayException("sandbox lost the answer to cancel "
+                                + request.idempotencyKey()))
+                        : Mono.just(outcome));
+            }
+
+            @Override
             public Mono<RefundOutcome> refund(RefundRequest request) {
                 return waitWhileHeld(null).then(Mono.defer(() -> sandbox.refund(request)));
             }
@@ -103,6 +133,10 @@ public class SandboxFaults {
     private Mono<Void> waitWhileHeld(String paymentMethod) {
         Sinks.Empty<Void> current = gate.get();
         return current == null || "pm_card_unavailable".equals(paymentMethod) ? Mono.empty() : current.asMono();
+    }
+
+    private static boolean taken(AtomicInteger armed) {
+        return armed.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 
     private boolean takeLoseNextResponse() {
