@@ -92,7 +92,7 @@ public class HoldExpiry {
                 });
     }
 
-    private Mono<Payment> act(Payment found) {
+    Mono<Payment> act(Payment found) {
         ExpiryPolicy policy = policies.of(found.merchantId());
         Mono<Payment> recorded = transaction.run(() -> payments.findAnyMerchant(found.id())
                         .filter(HoldExpiry::untouched)

@@ -8,6 +8,9 @@ import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,6 +26,8 @@ public class SandboxFaults {
 
     private final AtomicInteger responsesToLose = new AtomicInteger();
     private final AtomicInteger captureAnswersToLose = new AtomicInteger();
+    private final Queue<String> captureKeys = new ConcurrentLinkedQueue<>();
+    private final Queue<String> cancelKeys = new ConcurrentLinkedQueue<>();
     private final AtomicInteger cancelAnswersToLose = new AtomicInteger();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
     private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
@@ -60,6 +65,16 @@ public class SandboxFaults {
     /** The next cancel releases the hold at the sandbox and then fails as if its answer were lost on the way back. */
     public void loseNextCancelAnswer() {
         cancelAnswersToLose.incrementAndGet();
+    }
+
+    /** The connector keys of every capture sent to the sandbox for the payment, in order (resends repeat a key). */
+    public List<String> captureKeysSent(String paymentId) {
+        return captureKeys.stream().filter(key -> key.startsWith(paymentId + "-")).toList();
+    }
+
+    /** The connector keys of every cancel sent to the sandbox for the payment, in order (resends repeat a key). */
+    public List<String> cancelKeysSent(String paymentId) {
+        return cancelKeys.stream().filter(key -> key.startsWith(paymentId + "-")).toList();
     }
 
     /** Submits and refunds wait, before charging, until the returned gate is opened with {@code tryEmitEmpty()}. */
@@ -103,6 +118,7 @@ public class SandboxFaults {
 
             @Override
             public Mono<GatewayOutcome> capture(CaptureRequest request) {
+                captureKeys.add(request.idempotencyKey());
                 return sandbox.capture(request).flatMap(outcome -> taken(captureAnswersToLose)
                         ? Mono.error(new GatewayException("sandbox lost the answer to capture "
                                 + request.idempotencyKey()))
@@ -111,6 +127,7 @@ public class SandboxFaults {
 
             @Override
             public Mono<GatewayOutcome> cancel(CancelRequest request) {
+                cancelKeys.add(request.idempotencyKey());
                 return sandbox.cancel(request).flatMap(outcome -> taken(cancelAnswersToLose)
                         ? Mono.error(new GatewayException("sandbox lost the answer to cancel "
                                 + request.idempotencyKey()))
