@@ -52,12 +52,18 @@ import org.w3c.dom.NodeList;
  *       {@link #settle} or {@link #declineSettlement};</li>
  *   <li>a refund makes a `credit` transaction with `refunded-transaction-id`, only of a `settled`/`settling` sale
  *       (otherwise 422 validation error `91506`, as Braintree answers), at most the sale's amount left (`91521`);</li>
- *   <li>amounts are decimals in the merchant account's currency ({@link #merchantCurrency}, default EUR).</li>
+ *   <li>amounts are decimals in the merchant account's currency ({@link #merchantCurrency}, default EUR);</li>
+ *   <li>holds: a sale without `options.submitForSettlement` stays `authorized`; `PUT …/transactions/{id}/
+ *       submit_for_settlement` (optional amount, at most the authorised one: `91522`) submits only an `authorized`
+ *       sale (`91507` otherwise) and sets its `amount` to the amount settled; `PUT …/transactions/{id}/void` voids an
+ *       `authorized` or `submitted_for_settlement` sale (`91504` otherwise); {@link #expireAuthorization} lets an
+ *       authorisation lapse (`authorization_expired`); each status event keeps the amount it was for.</li>
  * </ul>
  * Bodies are shaped as Braintree's API answers (the response XML braintree-java's `Transaction`, `Result`,
  * `ResourceCollection` and `WebhookNotification` read; the notification payload and signature as the SDK's own
  * `WebhookTestingGateway.sampleNotification` builds them); {@code FakeBraintreeFidelityIT} reads each with the SDK.
- * Faults: {@link #failNext} (by nonce, for a sale), {@link #refuseConnections} / {@link #acceptConnections}.
+ * Faults: {@link #failNext} (by nonce, for a sale), {@link #failNextCapture} (by order id, for a capture),
+ * {@link #refuseConnections} / {@link #acceptConnections}.
  */
 public final class FakeBraintree implements AutoCloseable {
 
@@ -80,6 +86,7 @@ public final class FakeBraintree implements AutoCloseable {
     private final Map<String, String> currencies = new HashMap<>();
     private final Map<String, Map<String, Object>> transactions = new LinkedHashMap<>();
     private final Map<String, Deque<Failure>> failures = new HashMap<>();
+    private final Map<String, Deque<Failure>> captureFailures = new HashMap<>();
     private WireMockServer server;
     private final int port;
 
@@ -118,6 +125,15 @@ public final class FakeBraintree implements AutoCloseable {
         failures.computeIfAbsent(nonce, k -> new ArrayDeque<>()).addLast(failure);
     }
 
+    /**
+     * Fails the next capture (`submit_for_settlement`) of the sale with this order id: after capturing
+     * ({@link Failure#ERROR_500_AFTER_CHARGE}, {@link Failure#LOSE_RESPONSE_AFTER_CHARGE}) or before
+     * ({@link Failure#ERROR_500_BEFORE_CHARGE}, {@link Failure#UNAUTHORIZED}).
+     */
+    public synchronized void failNextCapture(String orderId, Failure failure) {
+        captureFailures.computeIfAbsent(orderId, k -> new ArrayDeque<>()).addLast(failure);
+    }
+
     /** Closes the listening socket: every connection is refused until {@link #acceptConnections}. */
     public synchronized void refuseConnections() {
         server.stop();
@@ -141,6 +157,31 @@ public final class FakeBraintree implements AutoCloseable {
                 .map(t -> (Map<String, Object>) new LinkedHashMap<>(t)).toList();
     }
 
+    /** How many times a sale with this order id was submitted for settlement after its authorisation (captures). */
+    public synchronized long capturesOf(String orderId) {
+        return transactions.values().stream().filter(t -> orderId.equals(t.get("order-id")))
+                .mapToLong(t -> (Integer) t.get("captures")).sum();
+    }
+
+    /** The amount captured of the sales with this order id (in the currency's unit). */
+    public synchronized BigDecimal capturedOf(String orderId) {
+        return transactions.values().stream().filter(t -> orderId.equals(t.get("order-id")))
+                .filter(t -> (Integer) t.get("captures") > 0)
+                .filter(t -> List.of("submitted_for_settlement", "settling", "settled").contains(t.get("status")))
+                .map(t -> new BigDecimal((String) t.get("amount"))).reduce(BigDecimal.ZERO, BigDecimal::add);
+    }
+
+    /** How many times a sale with this order id was voided. */
+    public synchronized long voidsOf(String orderId) {
+        return transactions.values().stream().filter(t -> orderId.equals(t.get("order-id")))
+                .mapToLong(t -> (Integer) t.get("voids")).sum();
+    }
+
+    /** The transaction's authorisation lapses, as Braintree marks one left `authorized` too long. */
+    public synchronized void expireAuthorization(String transactionId) {
+        status(transactionId, "authorization_expired");
+    }
+
     /** Settles the transaction (as braintree-java's `TestingGateway.settle` does in Braintree's sandbox). */
     public synchronized void settle(String transactionId) {
         status(transactionId, "settled");
@@ -156,9 +197,7 @@ public final class FakeBraintree implements AutoCloseable {
         Map<String, Object> transaction = transactions.get(transactionId);
         transaction.put("status", status);
         transaction.put("updated-at", now());
-        @SuppressWarnings("unchecked")
-        List<String> history = (List<String>) transaction.get("status-history");
-        history.add(status);
+        status(transaction, status);
         return transaction;
     }
 
@@ -242,8 +281,8 @@ public final class FakeBraintree implements AutoCloseable {
                 .append(el("expiration-year", "2030")).append(el("customer-location", "US"))
                 .append("</credit-card>")
                 .append("<status-history type=\"array\">");
-        for (String status : (List<String>) t.get("status-history")) {
-            xml.append("<status-event>").append(el("status", status)).append(el("amount", t.get("amount")))
+        for (String[] event : (List<String[]>) t.get("status-history")) {
+            xml.append("<status-event>").append(el("status", event[0])).append(el("amount", event[1]))
                     .append("<timestamp type=\"datetime\">").append(t.get("updated-at")).append("</timestamp>")
                     .append(el("transaction-source", "api")).append("</status-event>");
         }
@@ -357,11 +396,12 @@ public final class FakeBraintree implements AutoCloseable {
                 + el("type", t.get("type")) + "</transaction>";
     }
 
+    /** The new status, and its event in the history with the amount it is for. */
     private static void status(Map<String, Object> t, String status) {
         t.put("status", status);
         @SuppressWarnings("unchecked")
-        List<String> history = (List<String>) t.get("status-history");
-        history.add(status);
+        List<String[]> history = (List<String[]>) t.get("status-history");
+        history.add(new String[] {status, (String) t.get("amount")});
     }
 
     private Map<String, Object> newTransaction(String merchantId, String type, String amount, String orderId) {
@@ -387,7 +427,9 @@ public final class FakeBraintree implements AutoCloseable {
         t.put("processor-settlement-response-code", null);
         t.put("processor-settlement-response-text", null);
         t.put("gateway-rejection-reason", null);
-        t.put("status-history", new ArrayList<String>());
+        t.put("status-history", new ArrayList<String[]>());
+        t.put("captures", 0);
+        t.put("voids", 0);
         return t;
     }
 
@@ -417,6 +459,58 @@ public final class FakeBraintree implements AutoCloseable {
         List<String> refundIds = (List<String>) sale.get("refund-ids");
         refundIds.add((String) credit.get("id"));
         return xml(201, transactionXml(credit));
+    }
+
+    private ResponseDefinition submitForSettlement(String merchantId, String saleId, Element request) {
+        Map<String, Object> sale = transactions.get(saleId);
+        if (sale == null || !merchantId.equals(sale.get("merchant-id"))) {
+            return aResponse().withStatus(404).build();
+        }
+        Deque<Failure> queued = captureFailures.get((String) sale.get("order-id"));
+        Failure failure = queued == null ? null : queued.pollFirst();
+        if (failure == Failure.ERROR_500_BEFORE_CHARGE) {
+            return aResponse().withStatus(500).build();
+        }
+        if (failure == Failure.UNAUTHORIZED) {
+            return aResponse().withStatus(401).build();
+        }
+        if (!"authorized".equals(sale.get("status"))) {
+            return xml(422, errorResponse("Cannot submit for settlement unless status is authorized.", "", "",
+                    validationError("91507", "base", "Cannot submit for settlement unless status is authorized.")));
+        }
+        String amount = request == null ? null : text(request, "amount");
+        BigDecimal settled = amount != null ? new BigDecimal(amount) : new BigDecimal((String) sale.get("amount"));
+        if (settled.compareTo(new BigDecimal((String) sale.get("amount"))) > 0) {
+            return xml(422, errorResponse("Settlement amount is too large.", "", "",
+                    validationError("91522", "amount", "Settlement amount is too large.")));
+        }
+        sale.put("amount", settled.setScale(new BigDecimal((String) sale.get("amount")).scale()).toPlainString());
+        sale.put("captures", (Integer) sale.get("captures") + 1);
+        sale.put("updated-at", now());
+        status(sale, "submitted_for_settlement");
+        if (failure == Failure.ERROR_500_AFTER_CHARGE) {
+            return aResponse().withStatus(500).build();
+        }
+        if (failure == Failure.LOSE_RESPONSE_AFTER_CHARGE) {
+            return aResponse().withFault(Fault.EMPTY_RESPONSE).build();
+        }
+        return xml(200, transactionXml(sale));
+    }
+
+    private ResponseDefinition voidSale(String merchantId, String saleId) {
+        Map<String, Object> sale = transactions.get(saleId);
+        if (sale == null || !merchantId.equals(sale.get("merchant-id"))) {
+            return aResponse().withStatus(404).build();
+        }
+        if (!List.of("authorized", "submitted_for_settlement").contains(sale.get("status"))) {
+            String message = "Transaction can only be voided if status is authorized, submitted_for_settlement, or"
+                    + " - for PayPal - settlement_pending.";
+            return xml(422, errorResponse(message, "", "", validationError("91504", "base", message)));
+        }
+        sale.put("voids", (Integer) sale.get("voids") + 1);
+        sale.put("updated-at", now());
+        status(sale, "voided");
+        return xml(200, transactionXml(sale));
     }
 
     private ResponseDefinition searchIds(String merchantId, Element search) {
@@ -487,6 +581,13 @@ public final class FakeBraintree implements AutoCloseable {
                     Map<String, Object> t = transactions.get(id);
                     return t == null || !merchantId.equals(t.get("merchant-id")) ? aResponse().withStatus(404).build()
                             : xml(200, transactionXml(t));
+                }
+                if (method.equals("PUT") && id != null && "submit_for_settlement".equals(action)) {
+                    String body = request.getBodyAsString();
+                    return submitForSettlement(merchantId, id, body == null || body.isBlank() ? null : parse(body));
+                }
+                if (method.equals("PUT") && id != null && "void".equals(action)) {
+                    return voidSale(merchantId, id);
                 }
                 if (!method.equals("POST")) {
                     return aResponse().withStatus(404).build();

@@ -118,6 +118,36 @@ class FakeBraintreeFidelityIT {
     }
 
     @Test
+    void aHoldIsAnAuthorisedSaleThatSubmitForSettlementCapturesInPartOnceAndVoidReleases() {
+        Transaction held = SDK.transaction().sale(new TransactionRequest().amount(new BigDecimal("10.00"))
+                .orderId("pay_fid_6").paymentMethodNonce("fake-valid-nonce")).getTarget();
+        assertThat(held.getStatus()).isEqualTo(Transaction.Status.AUTHORIZED);
+
+        Result<Transaction> captured = SDK.transaction().submitForSettlement(held.getId(), new BigDecimal("4.00"));
+        assertThat(captured.isSuccess()).isTrue();
+        assertThat(captured.getTarget().getStatus()).isEqualTo(Transaction.Status.SUBMITTED_FOR_SETTLEMENT);
+        assertThat(captured.getTarget().getAmount()).isEqualByComparingTo("4.00");
+        assertThat(captured.getTarget().getStatusHistory()).extracting(h -> h.getAmount().toPlainString())
+                .containsExactly("10.00", "4.00");
+        Result<Transaction> twice = SDK.transaction().submitForSettlement(held.getId(), new BigDecimal("4.00"));
+        assertThat(twice.isSuccess()).isFalse();
+        assertThat(twice.getErrors().getAllDeepValidationErrors()).extracting(ValidationError::getCode)
+                .containsExactly(ValidationErrorCode.TRANSACTION_CANNOT_SUBMIT_FOR_SETTLEMENT);
+
+        Transaction other = SDK.transaction().sale(new TransactionRequest().amount(new BigDecimal("10.00"))
+                .orderId("pay_fid_7").paymentMethodNonce("fake-valid-nonce")).getTarget();
+        assertThat(SDK.transaction().submitForSettlement(other.getId(), new BigDecimal("10.01")).getErrors()
+                .getAllDeepValidationErrors()).extracting(ValidationError::getCode)
+                .containsExactly(ValidationErrorCode.TRANSACTION_SETTLEMENT_AMOUNT_IS_TOO_LARGE);
+        Result<Transaction> voided = SDK.transaction().voidTransaction(other.getId());
+        assertThat(voided.isSuccess()).isTrue();
+        assertThat(voided.getTarget().getStatus()).isEqualTo(Transaction.Status.VOIDED);
+        assertThat(SDK.transaction().voidTransaction(other.getId()).getErrors().getAllDeepValidationErrors())
+                .extracting(ValidationError::getCode).containsExactly(ValidationErrorCode.TRANSACTION_CANNOT_BE_VOIDED);
+        assertThat(SDK.transaction().find(other.getId()).getStatus()).isEqualTo(Transaction.Status.VOIDED);
+    }
+
+    @Test
     void wrongKeysAreTheSdksAuthenticationException() {
         BraintreeGateway wrong = new BraintreeGateway(new Environment(FAKE.baseUrl(), FAKE.baseUrl(),
                 new String[0], "fake"), "fidelity", "pub_fid", "not_the_key");

@@ -50,7 +50,7 @@ class HoldRecoveryIT extends ApiTest {
         String booking = unique("bk");
         String paymentId = authorised(booking);
 
-        faults.loseNextCaptureAnswer();
+        faults.loseNextCaptureResponse();
         assertThatThrownBy(() -> holds.capture("demo", paymentId).block(WAIT)).isInstanceOf(GatewayException.class);
         assertThat(statusOf(paymentId)).isEqualTo("CAPTURING");
 
@@ -75,7 +75,7 @@ class HoldRecoveryIT extends ApiTest {
         String booking = unique("bk");
         String paymentId = authorised(booking);
 
-        faults.loseNextCancelAnswer();
+        faults.loseNextCancelResponse();
         assertThatThrownBy(() -> holds.cancel("demo", paymentId).block(WAIT)).isInstanceOf(GatewayException.class);
         assertThat(count("select count(*) from payments where id = $1 and status = 'AUTHORIZED'"
                 + " and cancel_requested_at is not null", paymentId)).isEqualTo(1);

@@ -25,10 +25,10 @@ import reactor.core.publisher.Sinks;
 public class SandboxFaults {
 
     private final AtomicInteger responsesToLose = new AtomicInteger();
-    private final AtomicInteger captureAnswersToLose = new AtomicInteger();
+    private final AtomicInteger captureResponsesToLose = new AtomicInteger();
+    private final AtomicInteger cancelResponsesToLose = new AtomicInteger();
     private final Queue<String> captureKeys = new ConcurrentLinkedQueue<>();
     private final Queue<String> cancelKeys = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger cancelAnswersToLose = new AtomicInteger();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
     private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
     private final AtomicReference<LookUps> lookUps = new AtomicReference<>(LookUps.TRUTHFUL);
@@ -57,14 +57,14 @@ public class SandboxFaults {
         responsesToLose.incrementAndGet();
     }
 
-    /** The next capture is made at the sandbox and then fails as if its answer were lost on the way back. */
-    public void loseNextCaptureAnswer() {
-        captureAnswersToLose.incrementAndGet();
+    /** The next capture is made and then fails as if its response were lost on the way back. */
+    public void loseNextCaptureResponse() {
+        captureResponsesToLose.incrementAndGet();
     }
 
-    /** The next cancel releases the hold at the sandbox and then fails as if its answer were lost on the way back. */
-    public void loseNextCancelAnswer() {
-        cancelAnswersToLose.incrementAndGet();
+    /** The next release of a hold is made and then fails as if its response were lost on the way back. */
+    public void loseNextCancelResponse() {
+        cancelResponsesToLose.incrementAndGet();
     }
 
     /** The connector keys of every capture sent to the sandbox for the payment, in order (resends repeat a key). */
@@ -119,8 +119,8 @@ public class SandboxFaults {
             @Override
             public Mono<GatewayOutcome> capture(CaptureRequest request) {
                 captureKeys.add(request.idempotencyKey());
-                return sandbox.capture(request).flatMap(outcome -> taken(captureAnswersToLose)
-                        ? Mono.error(new GatewayException("sandbox lost the answer to capture "
+                return sandbox.capture(request).flatMap(outcome -> take(captureResponsesToLose)
+                        ? Mono.error(new GatewayException("sandbox lost the response to capture "
                                 + request.idempotencyKey()))
                         : Mono.just(outcome));
             }
@@ -128,8 +128,8 @@ public class SandboxFaults {
             @Override
             public Mono<GatewayOutcome> cancel(CancelRequest request) {
                 cancelKeys.add(request.idempotencyKey());
-                return sandbox.cancel(request).flatMap(outcome -> taken(cancelAnswersToLose)
-                        ? Mono.error(new GatewayException("sandbox lost the answer to cancel "
+                return sandbox.cancel(request).flatMap(outcome -> take(cancelResponsesToLose)
+                        ? Mono.error(new GatewayException("sandbox lost the response to cancel "
                                 + request.idempotencyKey()))
                         : Mono.just(outcome));
             }
@@ -152,7 +152,7 @@ public class SandboxFaults {
         return current == null || "pm_card_unavailable".equals(paymentMethod) ? Mono.empty() : current.asMono();
     }
 
-    private static boolean taken(AtomicInteger armed) {
+    private static boolean take(AtomicInteger armed) {
         return armed.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
     }
 

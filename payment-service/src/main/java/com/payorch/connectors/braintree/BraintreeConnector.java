@@ -62,7 +62,8 @@ class BraintreeConnector implements Connector, DisposableBean {
                 "Authenticated by its `bt_signature` over `bt_payload` (form fields), verified by braintree-java with"
                         + " the merchant's Braintree keys, not by an API key. Deduplicated by kind and transaction"
                         + " id. Kinds used: `transaction_settled`, `transaction_settlement_declined` (sales and the"
-                        + " credits of refunds made by this service), `refund_failed`; others are answered `ignored`"
+                        + " credits of refunds made by this service; a hold's capture settles as its sale),"
+                        + " `refund_failed`; others are answered `ignored`"
                         + " (see docs/connectors.md).",
                 List.of(), null, "Braintree's form: `bt_signature`, `bt_payload`", SignatureFailure.UNAUTHORIZED);
     }
@@ -89,7 +90,7 @@ class BraintreeConnector implements Connector, DisposableBean {
 
     @Override
     public Set<ConnectorCapability> capabilities() {
-        return Set.of(ConnectorCapability.REFUNDS, ConnectorCapability.LOOKUP);
+        return Set.of(ConnectorCapability.REFUNDS, ConnectorCapability.LOOKUP, ConnectorCapability.CAPTURE);
     }
 
     @Override

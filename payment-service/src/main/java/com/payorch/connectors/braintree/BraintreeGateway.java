@@ -10,10 +10,13 @@ import com.braintreegateway.TransactionRefundRequest;
 import com.braintreegateway.TransactionRequest;
 import com.braintreegateway.TransactionSearchRequest;
 import com.braintreegateway.ValidationError;
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.GatewayException;
 import com.payorch.gateway.GatewayOutcome;
+import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.MappedStatus;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
@@ -34,7 +37,8 @@ import reactor.core.scheduler.Scheduler;
  * <ul>
  *   <li>One attempt is one sale (`POST …/transactions`, `type=sale`) with `options.submitForSettlement=true`, the
  *       amount as a decimal in the currency's unit, the payment method as `paymentMethodNonce`, and the attempt's
- *       idempotency key as the transaction's `orderId`.</li>
+ *       idempotency key as the transaction's `orderId`. A manual-capture attempt's sale is only authorised (no
+ *       `submitForSettlement`); its capture and release are {@link BraintreeHolds}.</li>
  *   <li>Braintree has no idempotency keys, so every submit first searches the sales by that `orderId`
  *       (`POST …/transactions/advanced_search_ids`, then `…/advanced_search`) and answers the transaction found
  *       instead of making a second one. {@link #find} is that search. A refund is a `POST
@@ -80,8 +84,10 @@ public final class BraintreeGateway implements PaymentGateway {
             TransactionRequest sale = new TransactionRequest()
                     .amount(BraintreeAmounts.decimal(request.amount(), request.currency()))
                     .orderId(request.idempotencyKey())
-                    .paymentMethodNonce(request.paymentMethod())
-                    .options().submitForSettlement(true).done();
+                    .paymentMethodNonce(request.paymentMethod());
+            if (!request.manualCapture()) {
+                sale.options().submitForSettlement(true).done();
+            }
             return outcome(request, made(braintree.sale(sale), about("submit", request)));
         });
     }
@@ -103,6 +109,26 @@ public final class BraintreeGateway implements PaymentGateway {
                 .flatMap(Mono::justOrEmpty);
     }
 
+    /** {@link BraintreeHolds#capture}: `submit_for_settlement` with the amount, after a look at the sale. */
+    @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        String about = about("capture " + request.number(), request.charge());
+        return call(request.charge().merchantId(), about,
+                braintree -> BraintreeHolds.capture(braintree, request, about));
+    }
+
+    /** {@link BraintreeHolds#cancel}: a void of the authorised sale, after a look at it. */
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        String about = about("release", request.charge());
+        return call(request.charge().merchantId(), about,
+                braintree -> BraintreeHolds.cancel(braintree, request, about));
+    }
+
+    /**
+     * A credit of the settled sale; an orphaned charge Braintree has not settled yet (a hold's authorisation, or a
+     * sale still `submitted_for_settlement`) is voided instead, which gives it back whole.
+     */
     @Override
     public Mono<RefundOutcome> refund(RefundRequest request) {
         String about = "Braintree refund " + request.refundId() + " of payment " + request.paymentId();
@@ -114,6 +140,13 @@ public final class BraintreeGateway implements PaymentGateway {
                     request.chargeReference());
             if (made.isPresent()) {
                 return refundOutcome(request, made.get());
+            }
+            if (request.orphanedCharge()) {
+                Optional<Transaction> voided = BraintreeHolds.voidUnsettled(braintree, request.chargeReference(),
+                        about);
+                if (voided.isPresent()) {
+                    return givenBack(request, voided.get());
+                }
             }
             TransactionRefundRequest refund = new TransactionRefundRequest()
                     .amount(BraintreeAmounts.decimal(request.amount(), request.currency()))
@@ -129,7 +162,11 @@ public final class BraintreeGateway implements PaymentGateway {
         }
         return call(request.merchantId(), "Braintree refund look-up " + request.refundId(), braintree ->
                 byOrderId(braintree, request.idempotencyKey(), Transaction.Type.CREDIT, request.chargeReference())
-                        .map(transaction -> refundOutcome(request, transaction)))
+                        .map(transaction -> refundOutcome(request, transaction))
+                        .or(() -> request.orphanedCharge()
+                                ? BraintreeHolds.released(braintree, request.chargeReference())
+                                        .map(sale -> givenBack(request, sale))
+                                : Optional.empty()))
                 .flatMap(Mono::justOrEmpty);
     }
 
@@ -138,7 +175,7 @@ public final class BraintreeGateway implements PaymentGateway {
     }
 
     /** The transaction of this type Braintree holds under the order id (of that sale, for a credit), if any. */
-    private static Optional<Transaction> byOrderId(TransactionGateway braintree, String orderId,
+    static Optional<Transaction> byOrderId(TransactionGateway braintree, String orderId,
                                                    Transaction.Type type, @Nullable String refundedTransactionId) {
         ResourceCollection<Transaction> found = braintree.search(new TransactionSearchRequest().orderId().is(orderId));
         return StreamSupport.stream(found.spliterator(), false)
@@ -165,9 +202,14 @@ public final class BraintreeGateway implements PaymentGateway {
         if (transaction.getId() == null) {
             throw new GatewayException(about("submit", request) + ": a transaction without id, outcome unknown");
         }
-        MappedStatus mapped = BraintreeStatuses.of(transaction);
+        MappedStatus mapped = BraintreeStatuses.of(transaction, request.manualCapture());
         return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, transaction.getId(), mapped.status(),
                 mapped.failureReason());
+    }
+
+    /** An orphaned sale that holds nothing any more (voided, or its authorisation lapsed): given back. */
+    private static RefundOutcome givenBack(RefundRequest request, Transaction sale) {
+        return new RefundOutcome(request.refundId(), NAME, sale.getId(), GatewayStatus.SUCCEEDED, null);
     }
 
     static RefundOutcome refundOutcome(RefundRequest request, Transaction credit) {

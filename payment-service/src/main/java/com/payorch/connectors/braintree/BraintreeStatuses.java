@@ -21,8 +21,10 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>failed</td><td>FAILED</td><td>`failed:` the processor response code and text</td></tr>
  *   <tr><td>voided, authorization_expired</td><td>FAILED</td><td>`voided`, `authorization_expired`</td></tr>
  * </table>
- * A sale is submitted for settlement at once, so `submitted_for_settlement` is money the merchant is getting (Braintree
- * settles it in its next batch); an `authorized` sale was not captured and stays PROCESSING.
+ * An automatic sale is submitted for settlement at once, so `submitted_for_settlement` is money the merchant is getting
+ * (Braintree settles it in its next batch); an `authorized` automatic sale was not captured and stays PROCESSING.
+ * <p>A manual (hold) sale is only authorised: for it `authorized` is AUTHORIZED (the money is held), and `voided` and
+ * `authorization_expired` are CANCELLED (the hold was released, or lapsed); the rest of the table is the same.
  */
 public final class BraintreeStatuses {
 
@@ -32,12 +34,31 @@ public final class BraintreeStatuses {
     /** A status and the failure reason that goes with it (null unless FAILED). */
 
     public static MappedStatus of(Transaction transaction) {
-        return of(transaction.getStatus(), transaction.getProcessorResponseCode(),
+        return of(transaction, false);
+    }
+
+    /** The status of a sale that was (manual) or was not only authorised, or of a credit (never manual). */
+    public static MappedStatus of(Transaction transaction, boolean manualCapture) {
+        MappedStatus mapped = of(transaction.getStatus(), transaction.getProcessorResponseCode(),
                 transaction.getProcessorResponseText(),
                 transaction.getGatewayRejectionReason() != null
                         && transaction.getGatewayRejectionReason() != Transaction.GatewayRejectionReason.UNRECOGNIZED
                         ? transaction.getGatewayRejectionReason().name() : null,
                 transaction.getProcessorSettlementResponseCode(), transaction.getProcessorSettlementResponseText());
+        return manualCapture ? ofHold(transaction.getStatus(), mapped) : mapped;
+    }
+
+    /** A manual sale's status: what a hold's `authorized`, `voided` and `authorization_expired` mean. */
+    static MappedStatus ofHold(Transaction.@Nullable Status status, MappedStatus asAutomatic) {
+        if (status == null) {
+            return asAutomatic;
+        }
+        return switch (status) {
+            case AUTHORIZED -> new MappedStatus(GatewayStatus.AUTHORIZED, null);
+            case VOIDED -> new MappedStatus(GatewayStatus.CANCELLED, "voided");
+            case AUTHORIZATION_EXPIRED -> new MappedStatus(GatewayStatus.CANCELLED, "authorization_expired");
+            default -> asAutomatic;
+        };
     }
 
     public static MappedStatus of(Transaction.@Nullable Status status, @Nullable String responseCode,

@@ -1,5 +1,6 @@
 package com.payorch.connectors.braintree;
 
+import com.braintreegateway.StatusEvent;
 import com.braintreegateway.Transaction;
 import com.braintreegateway.WebhookNotification;
 import com.braintreegateway.WebhookNotificationGateway;
@@ -10,6 +11,7 @@ import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.MappedStatus;
 import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.webhooks.WebhookInvalid;
+import java.math.BigDecimal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -32,7 +34,9 @@ import org.springframework.http.HttpHeaders;
  *       `pay_…-attempt-N`): bound to that attempt exactly;</li>
  *   <li>the same kinds about a credit (a refund, `refunded-transaction-id` set), and `refund_failed`: the refund's
  *       outcome, bound to our refund id, the credit's `orderId`;</li>
- *   <li>any other kind: answered `ignored`, nothing recorded.</li>
+ *   <li>any other kind: answered `ignored`, nothing recorded. Braintree sends no webhook when a sale is voided or
+ *       its authorisation expires: a hold learns those from its release's answer and from look-ups
+ *       ({@link BraintreeGateway#find}).</li>
  * </ul>
  * Receipt id: `braintree:<kind>:<transaction id>` (a transaction settles or is declined once, so Braintree's
  * redelivery of the notification is a duplicate).
@@ -122,7 +126,7 @@ public class BraintreeWebhooks {
             String currency = transaction.getCurrencyIsoCode().toUpperCase(Locale.ROOT);
             long amount;
             try {
-                amount = BraintreeAmounts.minorUnits(transaction.getAmount(), currency);
+                amount = BraintreeAmounts.minorUnits(chargedAmount(transaction), currency);
             } catch (ArithmeticException | IllegalArgumentException e) {
                 throw new WebhookInvalid("The transaction's amount or currency is not valid.");
             }
@@ -144,6 +148,21 @@ public class BraintreeWebhooks {
                     attempt(transaction.getOrderId()), transaction.getId(), status, amount, currency, failureReason,
                     null));
         }
+    }
+
+    /**
+     * The amount the sale was made for: the service compares it with the payment's. A hold captured in part reports
+     * the amount settled as its `amount`, so a sale's is read from its `authorized` status event when it has one.
+     */
+    static BigDecimal chargedAmount(Transaction transaction) {
+        if (transaction.getType() == Transaction.Type.SALE && transaction.getStatusHistory() != null) {
+            for (StatusEvent event : transaction.getStatusHistory()) {
+                if (event.getStatus() == Transaction.Status.AUTHORIZED && event.getAmount() != null) {
+                    return event.getAmount();
+                }
+            }
+        }
+        return transaction.getAmount();
     }
 
     /** The payment id in an attempt's key (`pay_…` or `pay_…-attempt-N`). */

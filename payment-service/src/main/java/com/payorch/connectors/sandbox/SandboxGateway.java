@@ -1,5 +1,7 @@
 package com.payorch.connectors.sandbox;
 
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.GatewayOutcome;
@@ -23,7 +25,8 @@ import reactor.core.publisher.Mono;
  * service instance finds the charge already made. Tokens: `pm_card_unavailable` fails the submit as a network error
  * would; any other token is charged and stays `processing` until {@link SandboxSettlement} settles it. Refunds
  * live in `sandbox_refunds`, one per refund id, and are settled the same way (those of a payment made with
- * `pm_card_refund_fails` fail with `refund_declined`).
+ * `pm_card_refund_fails` fail with `refund_declined`). A manual-capture charge is authorised when it settles, then
+ * captured (settled the same way; `pm_card_capture_fails` fails its captures) or released.
  */
 @Component
 public class SandboxGateway implements PaymentGateway {
@@ -63,6 +66,90 @@ public class SandboxGateway implements PaymentGateway {
     }
 
     /**
+     * Requests the capture of an authorised hold: the charge becomes `capturing` under the capture's key and settles
+     * `webhook-delay` later ({@link SandboxSettlement}; `pm_card_capture_fails` then fails it). The same key again
+     * answers the same capture; another key while one is in flight or done is refused, as is a hold released.
+     */
+    @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        ChargeRequest charge = request.charge();
+        Instant now = Timestamps.now(clock);
+        return Mono.defer(() -> db.sql("""
+                        update sandbox_charges
+                        set status = 'capturing', capture_key = :key, capture_amount = :amount, captures = captures + 1,
+                            capture_requested_at = :now, failure_reason = null, updated_at = :now,
+                            webhooks_finished_at = null, webhooks_leased_until = null
+                        where payment_id = :payment and attempt = :attempt and capture_method = 'manual'
+                          and status in ('authorized', 'capture_failed') and :amount <= amount
+                        returning\s""" + SandboxCharge.COLUMNS)
+                        .bind("key", request.idempotencyKey())
+                        .bind("amount", request.amount())
+                        .bind("now", now)
+                        .bind("payment", charge.paymentId())
+                        .bind("attempt", charge.attempt())
+                        .map(SandboxCharge::of)
+                        .one())
+                .map(captured -> new GatewayOutcome(captured.paymentId(), captured.attempt(), NAME, captured.id(),
+                        GatewayStatus.PROCESSING, null))
+                .switchIfEmpty(Mono.defer(() -> sameCapture(request)));
+    }
+
+    /** A capture sent again under its key: what became of it. */
+    private Mono<GatewayOutcome> sameCapture(CaptureRequest request) {
+        return db.sql("select " + SandboxCharge.COLUMNS + ", capture_key from sandbox_charges"
+                        + " where payment_id = :payment and attempt = :attempt")
+                .bind("payment", request.charge().paymentId())
+                .bind("attempt", request.charge().attempt())
+                .map(row -> java.util.Map.entry(SandboxCharge.of(row),
+                        java.util.Optional.ofNullable(row.get("capture_key", String.class))))
+                .one()
+                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge for "
+                        + request.charge().idempotencyKey())))
+                .flatMap(found -> {
+                    SandboxCharge held = found.getKey();
+                    if (!found.getValue().map(request.idempotencyKey()::equals).orElse(false)) {
+                        return Mono.error(new ConnectorRefusedException("charge " + held.id() + " is " + held.status()
+                                + ": the sandbox cannot capture it"));
+                    }
+                    GatewayStatus status = switch (held.status()) {
+                        case "succeeded" -> GatewayStatus.SUCCEEDED;
+                        case "capture_failed" -> GatewayStatus.CAPTURE_FAILED;
+                        default -> GatewayStatus.PROCESSING;
+                    };
+                    return Mono.just(new GatewayOutcome(held.paymentId(), held.attempt(), NAME, held.id(), status,
+                            status == GatewayStatus.CAPTURE_FAILED ? held.failureReason() : null));
+                });
+    }
+
+    /**
+     * Releases a hold (or cancels a manual charge not yet authorised): `cancelled` at once, its webhook follows. A
+     * hold released already answers the same; a charge captured (or not a hold) is refused.
+     */
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        ChargeRequest charge = request.charge();
+        Instant now = Timestamps.now(clock);
+        return Mono.defer(() -> db.sql("""
+                        update sandbox_charges
+                        set status = 'cancelled', updated_at = :now, webhooks_finished_at = null,
+                            webhooks_leased_until = null
+                        where payment_id = :payment and attempt = :attempt and capture_method = 'manual'
+                          and status in ('processing', 'authorized', 'capture_failed')
+                        returning\s""" + SandboxCharge.COLUMNS)
+                        .bind("now", now)
+                        .bind("payment", charge.paymentId())
+                        .bind("attempt", charge.attempt())
+                        .map(SandboxCharge::of)
+                        .one())
+                .switchIfEmpty(Mono.defer(() -> charge(charge.paymentId(), charge.attempt())))
+                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge for "
+                        + charge.idempotencyKey())))
+                .flatMap(held -> "cancelled".equals(held.status()) ? Mono.just(held.outcome())
+                        : Mono.error(new ConnectorRefusedException("charge " + held.id() + " is " + held.status()
+                                + ": the sandbox cannot release it")));
+    }
+
+    /**
      * Creates the refund (one per refund id, whichever instance sends it) of a charge that was not declined, or finds
      * the one already there; it stays pending until {@link SandboxSettlement} settles it. A charge the sandbox does
      * not hold (or holds as declined) is a definite refusal: nothing was refunded.
@@ -70,7 +157,8 @@ public class SandboxGateway implements PaymentGateway {
     @Override
     public Mono<RefundOutcome> refund(RefundRequest request) {
         Instant now = Timestamps.now(clock);
-        return Mono.defer(() -> db.sql("""
+        Mono<Void> released = request.orphanedCharge() ? releaseIfHeld(request, now) : Mono.empty();
+        return released.then(Mono.defer(() -> db.sql("""
                         with inserted as (
                             insert into sandbox_refunds (id, refund_id, charge_id, payment_id, amount, currency,
                                 payment_method, status, created_at, updated_at, webhooks_due)
@@ -92,10 +180,26 @@ public class SandboxGateway implements PaymentGateway {
                         .bind("webhooks", deliversWebhooks)
                         .bind("charge", request.chargeReference() == null ? "" : request.chargeReference())
                         .map(SandboxGateway::refundOutcome)
-                        .one())
+                        .one()))
                 .switchIfEmpty(Mono.defer(() -> findRefund(request)))
                 .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge "
                         + request.chargeReference() + " in " + request.currency() + " that it could refund")));
+    }
+
+    /**
+     * An orphaned hold is given back by releasing it (nothing was taken to refund): the charge becomes `cancelled`
+     * before the refund row is written, so the row records the give-back and settles like any refund.
+     */
+    private Mono<Void> releaseIfHeld(RefundRequest request, Instant now) {
+        return db.sql("""
+                        update sandbox_charges
+                        set status = 'cancelled', updated_at = :now, webhooks_finished_at = null,
+                            webhooks_leased_until = null
+                        where id = :charge and capture_method = 'manual'
+                          and status in ('authorized', 'capture_failed')""")
+                .bind("now", now)
+                .bind("charge", request.chargeReference() == null ? "" : request.chargeReference())
+                .then();
     }
 
     @Override
@@ -119,31 +223,31 @@ public class SandboxGateway implements PaymentGateway {
     /** The charge made for this payment attempt, if any. */
     public Mono<SandboxCharge> charge(String paymentId, int attempt) {
         return db.sql("""
-                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        select\s""" + SandboxCharge.COLUMNS + """
                         from sandbox_charges where payment_id = :payment and attempt = :attempt""")
                 .bind("payment", paymentId)
                 .bind("attempt", attempt)
-                .map(SandboxGateway::charge)
+                .map(SandboxCharge::of)
                 .one();
     }
 
     /** The charge with this id, if the sandbox made it. */
     public Mono<SandboxCharge> chargeById(String chargeId) {
         return db.sql("""
-                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        select\s""" + SandboxCharge.COLUMNS + """
                         from sandbox_charges where id = :id""")
                 .bind("id", chargeId)
-                .map(SandboxGateway::charge)
+                .map(SandboxCharge::of)
                 .one();
     }
 
     /** Every charge the sandbox holds for a payment, oldest attempt first. */
     public Flux<SandboxCharge> chargesFor(String paymentId) {
         return db.sql("""
-                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        select\s""" + SandboxCharge.COLUMNS + """
                         from sandbox_charges where payment_id = :payment order by attempt""")
                 .bind("payment", paymentId)
-                .map(SandboxGateway::charge)
+                .map(SandboxCharge::of)
                 .all();
     }
 
@@ -153,14 +257,15 @@ public class SandboxGateway implements PaymentGateway {
         return db.sql("""
                         with inserted as (
                             insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method,
-                                status, created_at, updated_at, webhooks_due)
+                                status, created_at, updated_at, webhooks_due, capture_method)
                             values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now,
-                                :webhooks)
+                                :webhooks, :captureMethod)
                             on conflict (payment_id, attempt) do nothing
-                            returning id, payment_id, attempt, amount, currency, status, failure_reason)
+                            returning\s""" + SandboxCharge.COLUMNS + """
+                            )
                         select * from inserted
                         union all
-                        select id, payment_id, attempt, amount, currency, status, failure_reason
+                        select\s""" + SandboxCharge.COLUMNS + """
                         from sandbox_charges
                         where payment_id = :payment and attempt = :attempt and not exists (select 1 from inserted)""")
                 .bind("id", Ids.charge())
@@ -171,13 +276,8 @@ public class SandboxGateway implements PaymentGateway {
                 .bind("method", request.paymentMethod())
                 .bind("now", now)
                 .bind("webhooks", deliversWebhooks)
-                .map(SandboxGateway::charge)
+                .bind("captureMethod", request.captureMethod().value())
+                .map(SandboxCharge::of)
                 .one();
-    }
-
-    private static SandboxCharge charge(Readable row) {
-        return new SandboxCharge(row.get("id", String.class), row.get("payment_id", String.class),
-                row.get("attempt", Integer.class), row.get("amount", Long.class), row.get("currency", String.class),
-                row.get("status", String.class), row.get("failure_reason", String.class));
     }
 }

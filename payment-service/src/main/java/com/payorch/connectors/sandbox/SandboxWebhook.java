@@ -13,13 +13,19 @@ record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
 
     private static final JsonMapper JSON = new JsonMapper();
 
-    /** `payment.processing`, then `payment.succeeded` or `payment.failed`. */
+    /**
+     * The webhooks of a charge's settled state: `payment.processing`, then `payment.succeeded` or `payment.failed`
+     * (or `payment.authorized` for a hold); a hold's later states each their own: `payment.captured`,
+     * `payment.capture_failed` (one per capture that failed), `payment.cancelled`.
+     */
     static List<SandboxWebhook> forSettledCharge(SandboxCharge charge) {
-        String outcome = switch (charge.status()) {
-            case "succeeded", "failed" -> charge.status();
+        return switch (charge.status()) {
+            case "failed", "authorized" -> List.of(of(charge, "processing"), of(charge, charge.status()));
+            case "succeeded" -> charge.manual() ? List.of(of(charge, "captured"))
+                    : List.of(of(charge, "processing"), of(charge, "succeeded"));
+            case "capture_failed", "cancelled" -> List.of(of(charge, charge.status()));
             default -> throw new IllegalArgumentException("charge " + charge.id() + " is not settled");
         };
-        return List.of(of(charge, "processing"), of(charge, outcome));
     }
 
     /**
@@ -48,20 +54,26 @@ record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
                 JSON.writeValueAsBytes(body));
     }
 
+    /** {@code data.amount} is the charge's (authorised) amount; a capture adds {@code data.amountCaptured}. */
     private static SandboxWebhook of(SandboxCharge charge, String status) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("paymentId", charge.paymentId());
         data.put("chargeId", charge.id());
         data.put("amount", charge.amount());
         data.put("currency", charge.currency());
-        if (status.equals("failed")) {
+        if (status.equals("failed") || status.equals("capture_failed")) {
             data.put("failureReason", charge.failureReason());
+        }
+        if (status.equals("captured")) {
+            data.put("amountCaptured", charge.amountCaptured());
         }
         String type = "payment." + status;
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);
         body.put("data", data);
-        return new SandboxWebhook("msg_" + charge.id() + "_" + status, type, charge.paymentId(),
-                    JSON.writeValueAsBytes(body));
+        // A capture may fail more than once (each a new capture): each failure is its own webhook.
+        String id = "msg_" + charge.id() + "_" + status
+                + (status.equals("capture_failed") ? "_" + charge.captures() : "");
+        return new SandboxWebhook(id, type, charge.paymentId(), JSON.writeValueAsBytes(body));
     }
 }

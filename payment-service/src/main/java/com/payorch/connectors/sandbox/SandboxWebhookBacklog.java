@@ -28,18 +28,16 @@ class SandboxWebhookBacklog {
                         update sandbox_charges
                         set webhooks_leased_until = now() + make_interval(secs => :leaseSeconds)
                         where id in (select id from sandbox_charges
-                                     where webhooks_due and webhooks_finished_at is null and status <> 'processing'
+                                     where webhooks_due and webhooks_finished_at is null
+                                       and status not in ('processing', 'capturing')
                                        and (webhooks_leased_until is null or webhooks_leased_until < now())
                                      order by updated_at
                                      limit :limit
                                      for update skip locked)
-                        returning id, payment_id, attempt, amount, currency, status, failure_reason""")
+                        returning\s""" + SandboxCharge.COLUMNS)
                 .bind("leaseSeconds", (double) leaseFor.toMillis() / 1000)
                 .bind("limit", limit)
-                .map(row -> new SandboxCharge(row.get("id", String.class), row.get("payment_id", String.class),
-                        row.get("attempt", Integer.class), row.get("amount", Long.class),
-                        row.get("currency", String.class), row.get("status", String.class),
-                        row.get("failure_reason", String.class)))
+                .map(SandboxCharge::of)
                 .all();
     }
 
@@ -74,13 +72,21 @@ class SandboxWebhookBacklog {
                 .then();
     }
 
-    Mono<Void> finish(String chargeId, Outcome outcome) {
+    /**
+     * Records the webhooks of {@code delivered}'s state as done, unless the charge moved on meanwhile (a hold captured
+     * or released while its authorisation was being announced): then the lease is given back and the webhooks of its
+     * new state go out with the next poll.
+     */
+    Mono<Void> finish(SandboxCharge delivered, Outcome outcome) {
         return db.sql("""
                         update sandbox_charges
-                        set webhooks_finished_at = now(), webhooks_outcome = :outcome, webhooks_leased_until = null
+                        set webhooks_finished_at = case when status = :status and captures = :captures then now() end,
+                            webhooks_outcome = :outcome, webhooks_leased_until = null
                         where id = :id""")
                 .bind("outcome", outcome.name().toLowerCase())
-                .bind("id", chargeId)
+                .bind("status", delivered.status())
+                .bind("captures", delivered.captures())
+                .bind("id", delivered.id())
                 .then();
     }
 }

@@ -13,7 +13,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * With `webhooks: auto`, delivers the webhooks of settled charges: `payment.processing`, then the outcome (or the
- * other way round with `reverse-order`), each twice at once with `deliver-twice`; and of settled refunds:
+ * other way round with `reverse-order`), each twice at once with `deliver-twice`; of a hold's later states
+ * (`payment.captured`, `payment.capture_failed`, `payment.cancelled`); and of settled refunds:
  * `refund.succeeded` or `refund.failed`. The poll only leases charges and
  * starts their deliveries, so one slow receiver does not hold up the poll.
  */
@@ -66,7 +67,7 @@ class SandboxWebhookDispatcher {
     private void start(SandboxCharge charge, URI uri) {
         inFlight.incrementAndGet();
         Mono.defer(() -> deliver(charge, uri))
-                .flatMap(outcome -> backlog.finish(charge.id(), outcome))
+                .flatMap(outcome -> backlog.finish(charge, outcome))
                 .doFinally(signal -> inFlight.decrementAndGet())
                 .subscribe(null, e -> log.warn("Sandbox webhooks for payment {} not recorded as done ({}); they are "
                         + "sent again when the lease runs out", charge.paymentId(), e.toString()));
@@ -88,7 +89,11 @@ class SandboxWebhookDispatcher {
 
     private Mono<Outcome> deliver(SandboxCharge charge, URI uri) {
         List<SandboxWebhook> webhooks = SandboxWebhook.forSettledCharge(charge);
-        List<SandboxWebhook> inOrder = options.reverseOrder() ? List.of(webhooks.get(1), webhooks.get(0)) : webhooks;
+        List<SandboxWebhook> inOrder = webhooks;
+        if (options.reverseOrder()) {
+            inOrder = new java.util.ArrayList<>(webhooks);
+            java.util.Collections.reverse(inOrder);
+        }
         int copies = options.deliverTwice() ? 2 : 1;
         return Flux.fromIterable(inOrder)
                 .concatMap(webhook -> Flux.range(0, copies).flatMap(copy -> sender.send(webhook, uri)))

@@ -21,8 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The sandbox's webhooks: Standard Webhooks signatures with the sandbox secret; body
- * `{"type": "payment.processing|succeeded|failed", "data": {"paymentId", "chargeId", "amount", "currency",
- * "failureReason"}}` or `{"type": "refund.succeeded|failed", "data": {"refundId", "paymentId", "chargeId", "amount",
+ * `{"type": "payment.processing|succeeded|failed|authorized|captured|capture_failed|cancelled", "data": {"paymentId",
+ * "chargeId", "amount", "currency", "failureReason"}}` (`amount` is the charge's authorised amount; a capture's
+ * `amountCaptured` is informative) or `{"type": "refund.succeeded|failed", "data": {"refundId", "paymentId", "chargeId", "amount",
  * "currency", "failureReason"}}`, deduplicated by `webhook-id`. Members the contract does not name are tolerated, as
  * gateways add fields.
  *
@@ -38,6 +39,10 @@ public class SandboxWebhooks implements ConnectorWebhooks {
             "payment.processing", GatewayStatus.PROCESSING,
             "payment.succeeded", GatewayStatus.SUCCEEDED,
             "payment.failed", GatewayStatus.FAILED,
+            "payment.authorized", GatewayStatus.AUTHORIZED,
+            "payment.captured", GatewayStatus.SUCCEEDED,
+            "payment.capture_failed", GatewayStatus.CAPTURE_FAILED,
+            "payment.cancelled", GatewayStatus.CANCELLED,
             "refund.succeeded", GatewayStatus.SUCCEEDED,
             "refund.failed", GatewayStatus.FAILED);
     private static final int MAX_TEXT = 255;

@@ -21,7 +21,8 @@ import org.springframework.http.HttpHeaders;
 /**
  * The connector contract for Braintree, against {@link FakeBraintree}. Braintree has no idempotency key: the same
  * attempt is found by its order id before anything is sent again. A sale settles by the fake's hand, then its
- * `transaction_settled` webhook binds it.
+ * `transaction_settled` webhook binds it. It holds: a manual sale is only authorised, captured by
+ * `submit_for_settlement` and released by a void.
  */
 class BraintreeContractIT extends ConnectorContractTest {
 
@@ -98,6 +99,33 @@ class BraintreeContractIT extends ConnectorContractTest {
     protected PaymentGateway gatewayFor(Failure failure) {
         return failure == Failure.NOT_SENT ? connectorAt("http://127.0.0.1:" + closedPort()).gateway()
                 : connector.gateway();
+    }
+
+    @Override
+    protected boolean holds() {
+        return true;
+    }
+
+    @Override
+    protected long capturesAtTheFake(String paymentId) {
+        return BRAINTREE.capturesOf(paymentId);
+    }
+
+    @Override
+    protected long capturedAtTheFake(String paymentId) {
+        return BraintreeAmounts.minorUnits(BRAINTREE.capturedOf(paymentId), currency());
+    }
+
+    @Override
+    protected long cancelsAtTheFake(String paymentId) {
+        return BRAINTREE.voidsOf(paymentId);
+    }
+
+    /** Braintree captures, then answers 500: the capture exists, the service does not know it. */
+    @Override
+    protected boolean armCaptureAnswerLost(String paymentId) {
+        BRAINTREE.failNextCapture(paymentId, FakeBraintree.Failure.ERROR_500_AFTER_CHARGE);
+        return true;
     }
 
     /** Braintree refunds only settled sales. */

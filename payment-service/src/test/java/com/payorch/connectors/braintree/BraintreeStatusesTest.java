@@ -52,6 +52,22 @@ class BraintreeStatusesTest {
     }
 
     @Test
+    void aHoldIsAuthorizedUntilCapturedAndCancelledWhenVoidedOrLapsed() {
+        MappedStatus automatic = new MappedStatus(GatewayStatus.PROCESSING, null);
+
+        assertThat(BraintreeStatuses.ofHold(Status.AUTHORIZED, automatic))
+                .isEqualTo(new MappedStatus(GatewayStatus.AUTHORIZED, null));
+        assertThat(BraintreeStatuses.ofHold(Status.VOIDED, automatic))
+                .isEqualTo(new MappedStatus(GatewayStatus.CANCELLED, "voided"));
+        assertThat(BraintreeStatuses.ofHold(Status.AUTHORIZATION_EXPIRED, automatic))
+                .isEqualTo(new MappedStatus(GatewayStatus.CANCELLED, "authorization_expired"));
+        for (Status status : new Status[] {Status.SUBMITTED_FOR_SETTLEMENT, Status.SETTLED, Status.PROCESSOR_DECLINED,
+                Status.SETTLEMENT_PENDING}) {
+            assertThat(BraintreeStatuses.ofHold(status, map(status))).as(status.name()).isEqualTo(map(status));
+        }
+    }
+
+    @Test
     void amountsAreDecimalsInTheCurrencysUnit() {
         assertThat(BraintreeAmounts.decimal(1000, "EUR")).isEqualByComparingTo("10.00");
         assertThat(BraintreeAmounts.decimal(1000, "JPY").toPlainString()).isEqualTo("1000");

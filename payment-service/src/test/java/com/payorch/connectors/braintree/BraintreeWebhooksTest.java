@@ -76,6 +76,24 @@ class BraintreeWebhooksTest {
                 .isEqualTo(12);
     }
 
+    /** The service compares a notification's amount with the payment's: a hold captured in part settles less. */
+    @Test
+    void aHoldCapturedInPartReportsTheAmountItWasAuthorisedFor() {
+        String subject = "<transaction><id>t4</id><type>sale</type><status>settled</status><amount>30.00</amount>"
+                + "<currency-iso-code>EUR</currency-iso-code><order-id>pay_4</order-id>"
+                + "<status-history type=\"array\">"
+                + "<status-event><status>authorized</status><amount>42.00</amount></status-event>"
+                + "<status-event><status>submitted_for_settlement</status><amount>30.00</amount></status-event>"
+                + "<status-event><status>settled</status><amount>30.00</amount></status-event>"
+                + "</status-history></transaction>";
+
+        ConnectorNotification settled = WEBHOOKS.forMerchant("m").parse(new HttpHeaders(),
+                form("transaction_settled", subject, "priv_m")).get(0);
+
+        assertThat(settled.amount()).isEqualTo(4200);
+        assertThat(settled.status()).isEqualTo(GatewayStatus.SUCCEEDED);
+    }
+
     @Test
     void aSettledCreditAndAFailedRefundSettleTheRefundInTheCreditsOrderId() {
         ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");

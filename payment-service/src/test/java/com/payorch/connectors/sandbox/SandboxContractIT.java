@@ -32,6 +32,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "server.shutdown=immediate",
         "payments.allow-development-defaults=true",
         "payments.gateway.sandbox.webhooks=off",
+        // Settled when the test asks (settle(), the capture counts), not after a delay.
+        "payments.gateway.sandbox.webhook-delay=PT0S",
         "payments.gateway.sandbox.webhook-secret=" + ApiTest.WEBHOOK_SECRET})
 class SandboxContractIT extends ConnectorContractTest {
 
@@ -48,6 +50,9 @@ class SandboxContractIT extends ConnectorContractTest {
 
     @Autowired
     DatabaseClient db;
+
+    @Autowired
+    SandboxSettlement settlement;
 
     @Override
     protected Connector connector() {
@@ -68,6 +73,46 @@ class SandboxContractIT extends ConnectorContractTest {
     protected long chargesAtTheFake(String paymentId) {
         return db.sql("select count(*) from sandbox_charges where payment_id = :id").bind("id", paymentId)
                 .map(row -> row.get(0, Long.class)).one().block(Duration.ofSeconds(10));
+    }
+
+    @Override
+    protected void settle(GatewayOutcome charge) {
+        settlement.settleDueCharges().block(Duration.ofSeconds(10));
+    }
+
+    @Override
+    protected boolean holds() {
+        return true;
+    }
+
+    @Override
+    protected long capturesAtTheFake(String paymentId) {
+        return column("select coalesce(sum(captures), 0) from sandbox_charges where payment_id = :id", paymentId);
+    }
+
+    /** What the sandbox's settlement took once the captures sent so far are settled. */
+    @Override
+    protected long capturedAtTheFake(String paymentId) {
+        settlement.settleDueCaptures().block(Duration.ofSeconds(10));
+        return column("select coalesce(sum(amount_captured), 0) from sandbox_charges where payment_id = :id",
+                paymentId);
+    }
+
+    @Override
+    protected long cancelsAtTheFake(String paymentId) {
+        return column("select count(*) from sandbox_charges where payment_id = :id and status = 'cancelled'",
+                paymentId);
+    }
+
+    private long column(String sql, String paymentId) {
+        return db.sql(sql).bind("id", paymentId).map(row -> ((Number) row.get(0)).longValue()).one()
+                .block(Duration.ofSeconds(10));
+    }
+
+    @Override
+    protected boolean armCaptureAnswerLost(String paymentId) {
+        faults.loseNextCaptureResponse();
+        return true;
     }
 
     @Override

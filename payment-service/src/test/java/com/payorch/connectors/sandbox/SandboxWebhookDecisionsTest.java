@@ -68,13 +68,13 @@ class SandboxWebhookDecisionsTest {
     void aNotificationIsBoundToTheAttemptOfTheChargeTheSandboxHoldsUnderItsId() {
         ConnectorNotification read = new ConnectorNotification("msg_1", "payment.succeeded", "pay_1", "ch_2",
                 GatewayStatus.SUCCEEDED, 12000, "JPY", null);
-        SandboxCharge held = new SandboxCharge("ch_2", "pay_1", 3, 12000, "JPY", "succeeded", null);
+        SandboxCharge held = new SandboxCharge("ch_2", "pay_1", 3, 12000, "JPY", "succeeded", null, "automatic", 0, null);
 
         assertThat(SandboxWebhooks.boundToItsCharge(read, java.util.Optional.of(held)).attempt()).isEqualTo(3);
         assertThat(SandboxWebhooks.boundToItsCharge(read, java.util.Optional.empty()).attempt())
                 .as("a charge the sandbox never made").isZero();
         assertThat(SandboxWebhooks.boundToItsCharge(read, java.util.Optional.of(
-                        new SandboxCharge("ch_2", "pay_other", 1, 12000, "JPY", "succeeded", null))).attempt())
+                        new SandboxCharge("ch_2", "pay_other", 1, 12000, "JPY", "succeeded", null, "automatic", 0, null))).attempt())
                 .as("a charge made for another payment").isZero();
     }
 
