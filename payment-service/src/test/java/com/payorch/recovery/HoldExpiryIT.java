@@ -7,11 +7,14 @@ import com.payorch.payments.PaymentQueries;
 import com.payorch.testsupport.ApiTest;
 import com.payorch.testsupport.OwnSchema;
 import com.payorch.testsupport.SandboxFaults;
+import com.payorch.jobs.PeriodicJob;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
 import reactor.core.publisher.Flux;
@@ -48,6 +51,13 @@ class HoldExpiryIT extends ApiTest {
     @Autowired
     SandboxFaults faults;
 
+    @Autowired
+    MeterRegistry registry;
+
+    @Autowired
+    @Qualifier("holdExpiryJob")
+    PeriodicJob expiryJob;
+
     private Holds holds;
 
     @BeforeEach
@@ -79,6 +89,9 @@ class HoldExpiryIT extends ApiTest {
         assertThat(count("select count(*) from events where payment_id = $1 and type = 'payment.cancelled'",
                 paymentId)).isEqualTo(1);
         assertThat(queries.text("select status from bookings where id = $1", booking)).isEqualTo("CANCELLED");
+        assertThat(registry.get("payments.holds.expiry.actions").tag("action", "cancel").counter().count())
+                .isGreaterThanOrEqualTo(1);
+        assertThat(registry.get("payments.holds.expiring").gauge().value()).isNotNaN().isGreaterThanOrEqualTo(0);
     }
 
     @Test
@@ -99,6 +112,33 @@ class HoldExpiryIT extends ApiTest {
                 .isEqualTo(1);
         assertThat(count("select count(*) from events where booking_id = $1 and type = 'booking.cancelled'", booking))
                 .isZero();
+        assertThat(registry.get("payments.holds.expiry.actions").tag("action", "capture").counter().count())
+                .isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void aCaptureOnExpiryThatFailedIsNotStartedAgainAndTheHoldNeedsAttention() {
+        String booking = unique("bk");
+        String paymentId = holds.place("other", booking, "pm_card_capture_fails");
+
+        Awaitility.await().atMost(WAIT).until(() -> count("select count(*) from payment_attempts a"
+                + " join payments p on p.id = a.payment_id and p.attempt = a.number"
+                + " where p.id = $1 and p.status = 'AUTHORIZED' and a.attention_reason like $2", paymentId,
+                HoldExpiry.CAPTURE_ON_EXPIRY_FAILED + "%") == 1);
+
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and event = 'CAPTURE_FAIL'",
+                paymentId)).isEqualTo(1);
+        assertThat(count("select count(*) from payments where id = $1 and failure_reason is not null"
+                + " and amount_captured = 0 and captures = 1", paymentId)).isEqualTo(1);
+        // Three more runs of the job: still the one capture, and no cancel either.
+        long transitions = count("select count(*) from payment_transitions where payment_id = $1", paymentId);
+        long runs = expiryJob.completedRuns();
+        Awaitility.await().atMost(WAIT).until(() -> expiryJob.completedRuns() >= runs + 3);
+        assertThat(faults.captureKeysSent(paymentId)).containsOnly(paymentId + "-capture-1");
+        assertThat(faults.cancelKeysSent(paymentId)).isEmpty();
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1", paymentId))
+                .isEqualTo(transitions);
+        assertThat(statusOf(paymentId)).isEqualTo("AUTHORIZED");
     }
 
     @Test
