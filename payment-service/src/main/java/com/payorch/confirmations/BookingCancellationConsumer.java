@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * On `booking.cancelled` (the booking's payment refunded in full): one cancellation e-mail to the payment's
+ * On `booking.cancelled` (the booking's payment refunded in full, or its hold released): one cancellation e-mail to the payment's
  * customerEmail (none without one), exactly as {@link BookingConfirmationConsumer} sends confirmations: the
  * `booking_cancellation_emails` row is claimed before sending and marked sent after, so redeliveries of the event
  * send nothing more, and a racing delivery finds it claimed and is retried later. The Message-ID derives from the

@@ -22,15 +22,24 @@ record ConfirmationMessage(String merchantId, String bookingId, String paymentId
                 "Booking " + activated.bookingId() + " confirmed: " + amount, text);
     }
 
-    /** The cancellation e-mail of a booking whose payment was refunded in full; its Message-ID from the event. */
+    /**
+     * The cancellation e-mail of a booking whose payment was refunded in full (what was captured), or whose hold was
+     * released (nothing was taken); its Message-ID from the event.
+     */
     static ConfirmationMessage cancellationOf(Event cancelled, Payment payment, String from) {
-        String amount = amount(payment.amount(), payment.currency()) + " " + payment.currency();
-        String text = "Your booking " + cancelled.bookingId() + " is cancelled.\n\n"
-                + "Your payment of " + amount + " (payment " + payment.id() + ") has been refunded in full.\n"
+        boolean released = payment.status() == com.payorch.statemachine.PaymentStatus.CANCELLED;
+        long given = released ? payment.amount() : payment.hold().amountCaptured();
+        String amount = amount(given, payment.currency()) + " " + payment.currency();
+        String what = released
+                ? "The hold of " + amount + " on your payment method (payment " + payment.id()
+                        + ") has been released; nothing was charged.\n"
+                : "Your payment of " + amount + " (payment " + payment.id() + ") has been refunded in full.\n";
+        String text = "Your booking " + cancelled.bookingId() + " is cancelled.\n\n" + what
                 + (payment.description() == null ? "" : "\n" + payment.description() + "\n");
         return new ConfirmationMessage(cancelled.merchantId(), cancelled.bookingId(), payment.id(), cancelled.id(),
                 from, payment.customerEmail(), messageIdFor(cancelled.id()),
-                "Booking " + cancelled.bookingId() + " cancelled: " + amount + " refunded", text);
+                "Booking " + cancelled.bookingId() + " cancelled: " + amount + (released ? " released" : " refunded"),
+                text);
     }
 
     static String messageIdFor(String eventId) {

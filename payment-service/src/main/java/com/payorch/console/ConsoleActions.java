@@ -10,7 +10,9 @@ import com.payorch.merchantwebhooks.MerchantWebhookTargets;
 import com.payorch.merchantwebhooks.WebhookDeliveries;
 import com.payorch.outbox.OutboxEndpoint;
 import com.payorch.payments.IdempotentPaymentFlow;
+import com.payorch.payments.Payment;
 import com.payorch.refunds.IdempotentRefundFlow;
+import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -21,13 +23,14 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 
 /**
- * The console's actions, each through the feature that owns it: retry and refund through the same idempotent flows
- * as {@code POST /v1/payments/{id}/retry} and {@code /refunds}; redelivering a merchant webhook through
+ * The console's actions, each through the feature that owns it: retry, capture, cancel and refund through the same
+ * idempotent flows as {@code POST /v1/payments/{id}/retry}, {@code /capture}, {@code /cancel} and {@code /refunds}; redelivering a merchant webhook through
  * {@link WebhookDeliveries}; requeueing a dead letter through the outbox's {@link OutboxEndpoint}.
  *
  * <p>Every confirmation form carries an action key generated here; it becomes the idempotency key (in the
@@ -94,6 +97,47 @@ public class ConsoleActions {
                 user, "refund " + paymentId);
     }
 
+    /**
+     * A capture of {@code amount} (null: all that is capturable) of an AUTHORIZED payment, sent with the capture's own
+     * connector key: {@link IdempotentPaymentFlow#capture}, as {@code POST /v1/payments/{id}/capture}.
+     */
+    public Mono<ActionResult> capture(ConsoleUser user, String merchantId, String paymentId, @Nullable Long amount,
+                                      String actionKey) {
+        IdempotentRequest request = request(user, merchantId, actionKey, "/console/payments/" + paymentId
+                + "/capture", "amount=" + amount);
+        return guarded(() -> paymentFlow.capture(request, paymentId, amount, payment -> { },
+                        found -> captureAnswer(found.payment(), amount != null ? amount : found.payment().amount())),
+                user, "capture " + paymentId);
+    }
+
+    // A capture the connector refused leaves the payment AUTHORIZED: nothing was taken, so it reads as refused.
+    private static StoredResponse captureAnswer(Payment payment, long amount) {
+        String what = "Capture of " + amount + " " + payment.currency() + " of payment " + payment.id();
+        return switch (payment.status()) {
+            case CAPTURING -> stored(200, what + " sent: CAPTURING (waiting for the connector's outcome).");
+            case COMPLETED -> stored(200, what + " done: COMPLETED.");
+            case AUTHORIZED -> stored(409, what + " failed at the connector"
+                    + (payment.failureReason() != null ? " (" + payment.failureReason() + ")" : "")
+                    + ": nothing was taken, the payment is AUTHORIZED and may be captured or cancelled.");
+            default -> stored(200, what + ": the payment is " + payment.status() + ".");
+        };
+    }
+
+    /**
+     * The hold of an AUTHORIZED payment (or of a manual one not authorised yet) released:
+     * {@link IdempotentPaymentFlow#cancel}, as {@code POST /v1/payments/{id}/cancel}.
+     */
+    public Mono<ActionResult> cancel(ConsoleUser user, String merchantId, String paymentId, @Nullable String reason,
+                                     String actionKey) {
+        IdempotentRequest request = request(user, merchantId, actionKey, "/console/payments/" + paymentId
+                + "/cancel", "reason=" + reason);
+        return guarded(() -> paymentFlow.cancel(request, paymentId, reason, payment -> { },
+                        found -> stored(200, "Cancel of payment " + found.payment().id() + " sent: "
+                                + found.payment().status() + (found.payment().status() == PaymentStatus.CANCELLED
+                                ? " (the hold is released)." : " (the release is waiting for the connector)."))),
+                user, "cancel " + paymentId);
+    }
+
     /** One more delivery of the event to the merchant's webhook-url, due now. */
     public Mono<ActionResult> redeliver(ConsoleUser user, String merchantId, String eventId, String actionKey) {
         if (targets.of(merchantId).isEmpty()) {
@@ -144,7 +188,9 @@ public class ConsoleActions {
                     }
                     return stored.replayed() ? ActionResult.alreadyDone(message) : ActionResult.done(message);
                 })
-                .onErrorResume(Refusal.class, refusal -> Mono.just(ActionResult.refused(refusal.detail())));
+                .onErrorResume(Refusal.class, refusal -> Mono.just(ActionResult.refused(refusal.detail())))
+                .onErrorResume(OptimisticLockingFailureException.class, changed -> Mono.just(ActionResult.refused(
+                        "The payment changed while this was being done, and nothing was done: look at it again.")));
     }
 
     private static IdempotentRequest request(ConsoleUser user, String merchantId, String actionKey, String path,

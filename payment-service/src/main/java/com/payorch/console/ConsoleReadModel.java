@@ -7,6 +7,7 @@ import com.payorch.console.PaymentDossier.EmailLine;
 import com.payorch.console.PaymentDossier.EventLine;
 import com.payorch.console.PaymentDossier.ReceiptLine;
 import com.payorch.console.PaymentDossier.RefundLine;
+import com.payorch.payments.Hold;
 import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentTransition;
 import com.payorch.payments.PaymentWithHistory;
@@ -115,8 +116,8 @@ public class ConsoleReadModel {
                             List<RefundLine> refunds = all.getT6();
                             List<EmailLine> emails = all.getT7();
                             return new PaymentDossier(payment, all.getT1().orElse(null), attempts, receipts, events,
-                                    deliveries, refunds, emails, Timeline.of(payment.history(), attempts, receipts,
-                                    events, deliveries, refunds, emails));
+                                    deliveries, refunds, emails, Timeline.of(payment, attempts, receipts, events,
+                                    deliveries, refunds, emails));
                         }));
     }
 
@@ -263,12 +264,17 @@ public class ConsoleReadModel {
         private Timeline() {
         }
 
-        static List<TimelineEntry> of(List<PaymentTransition> history, List<AttemptLine> attempts,
+        static List<TimelineEntry> of(PaymentWithHistory payment, List<AttemptLine> attempts,
                                       List<ReceiptLine> receipts, List<EventLine> events,
                                       List<DeliveryLine> deliveries, List<RefundLine> refunds,
                                       List<EmailLine> emails) {
             List<TimelineEntry> entries = new ArrayList<>();
-            for (PaymentTransition t : history) {
+            Hold hold = payment.payment().hold();
+            if (hold.cancelRequestedAt() != null) {
+                entries.add(new TimelineEntry(hold.cancelRequestedAt(), "cancel", "cancel requested: the hold is to"
+                        + " be released, no capture may follow", hold.cancelReason(), null));
+            }
+            for (PaymentTransition t : payment.history()) {
                 entries.add(new TimelineEntry(t.at(), "transition",
                         (t.from() == null ? "created" : t.from().name()) + " → " + t.to().name() + " (" + t.event() + ")",
                         "by " + t.source().value() + (t.sourceId() == null ? ""

@@ -1,5 +1,6 @@
 package com.payorch.console;
 
+import com.payorch.payments.CaptureProperties;
 import com.payorch.recovery.RecoveryProperties;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.statemachine.RefundStatus;
@@ -10,8 +11,10 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * The "needs attention" views, each row saying why: payments stuck in PENDING or PROCESSING past the recovery
- * thresholds ({@code payments.recovery.pending-after}, {@code processing-after}); attempts recovery could not settle
+ * The "needs attention" views, each row saying why: payments stuck in PENDING, PROCESSING or CAPTURING past the
+ * recovery thresholds ({@code payments.recovery.pending-after}, {@code processing-after}, the latter also for a
+ * capture sent with no outcome); holds about to lapse (AUTHORIZED with {@code authorization_expires_at} within
+ * {@code payments.capture.expiry-margin}: the expiry policy is due, or overdue if the row stays); attempts recovery could not settle
  * on evidence (an unconfirmed give-up, an attempt past its connector's key lifetime, a cancel by reference awaiting
  * its confirmation: {@code payment_attempts.attention_reason}); refunds in doubt (a send whose answer was lost and
  * no outcome confirmed yet, or {@code refunds.attention_reason}); orphaned charges not yet refunded; webhook
@@ -28,35 +31,57 @@ public class NeedsAttention {
     private static final String UTC = "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'";
     private static final String PENDING = SqlLiterals.of(PaymentStatus.PENDING);
     private static final String PROCESSING = SqlLiterals.of(PaymentStatus.PROCESSING);
+    private static final String AUTHORIZED = SqlLiterals.of(PaymentStatus.AUTHORIZED);
+    private static final String CAPTURING = SqlLiterals.of(PaymentStatus.CAPTURING);
     private static final String REFUND_SUCCEEDED = SqlLiterals.of(RefundStatus.SUCCEEDED);
     private static final String REFUND_PENDING = SqlLiterals.of(RefundStatus.PENDING);
     private static final String REFUND_FAILED = SqlLiterals.of(RefundStatus.FAILED);
 
     /** The lists. */
-    public record Lists(List<Map<String, Object>> stuck, List<Map<String, Object>> attempts,
+    public record Lists(List<Map<String, Object>> stuck, List<Map<String, Object>> expiringHolds,
+                        List<Map<String, Object>> attempts,
                         List<Map<String, Object>> refundsInDoubt, List<Map<String, Object>> orphaned,
                         List<Map<String, Object>> signatureFailures, List<Map<String, Object>> deadLetters,
                         List<Map<String, Object>> failedDeliveries) {
 
         public int total() {
-            return stuck.size() + attempts.size() + refundsInDoubt.size() + orphaned.size()
+            return stuck.size() + expiringHolds.size() + attempts.size() + refundsInDoubt.size() + orphaned.size()
                     + signatureFailures.size() + deadLetters.size() + failedDeliveries.size();
         }
     }
 
     private final ConsoleReadModel reads;
     private final RecoveryProperties recovery;
+    private final CaptureProperties capture;
 
-    public NeedsAttention(ConsoleReadModel reads, RecoveryProperties recovery) {
+    public NeedsAttention(ConsoleReadModel reads, RecoveryProperties recovery, CaptureProperties capture) {
         this.reads = reads;
         this.recovery = recovery;
+        this.capture = capture;
     }
 
     public Mono<Lists> find(MerchantScope scope) {
-        return Mono.zip(stuck(scope), attempts(scope), refundsInDoubt(scope), orphaned(scope),
+        return Mono.zip(stuck(scope), expiringHolds(scope), attempts(scope), refundsInDoubt(scope), orphaned(scope),
                         signatureFailures(scope), deadLetters(scope), failedDeliveries(scope))
                 .map(all -> new Lists(all.getT1(), all.getT2(), all.getT3(), all.getT4(), all.getT5(), all.getT6(),
-                        all.getT7()));
+                        all.getT7(), all.getT8()));
+    }
+
+    /**
+     * Holds whose authorisation lapses within the expiry margin: the expiry policy ({@code payments.capture.on-expiry})
+     * should act on them now; one that stays here past its expiry was neither captured nor released in time.
+     */
+    private Mono<List<Map<String, Object>>> expiringHolds(MerchantScope scope) {
+        return reads.rows("select p.id, p.merchant_id, p.booking_id, p.amount, p.currency, p.connector,"
+                        + " to_char(p.authorization_expires_at at time zone 'UTC', " + UTC + ") as expires_at,"
+                        + " floor(extract(epoch from p.authorization_expires_at - now()))::bigint as seconds_left,"
+                        + " p.cancel_requested_at is not null as cancel_requested"
+                        + " from payments p where " + scope.condition("p.merchant_id")
+                        + " and p.status = " + AUTHORIZED
+                        + " and p.authorization_expires_at <= now() + make_interval(secs => :margin)"
+                        + " order by p.authorization_expires_at, p.id limit " + LIMIT, scope,
+                Map.of("margin", capture.expiryMargin().toMillis() / 1000.0))
+                .collectList();
     }
 
     /** Attempts recovery could not settle on evidence; the reason is recovery's own words. */
@@ -108,7 +133,7 @@ public class NeedsAttention {
                         + " floor(extract(epoch from now() - p.changed_at))::bigint as age_seconds"
                         + " from payments p where " + scope.condition("p.merchant_id")
                         + " and ((p.status = " + PENDING + " and p.changed_at < now() - make_interval(secs => :pending))"
-                        + " or (p.status = " + PROCESSING
+                        + " or (p.status in (" + PROCESSING + ", " + CAPTURING + ")"
                         + " and p.changed_at < now() - make_interval(secs => :processing)))"
                         + " order by p.changed_at limit " + LIMIT, scope,
                 Map.of("pending", recovery.pendingAfter().toMillis() / 1000.0,

@@ -11,7 +11,8 @@ import reactor.core.publisher.Mono;
 /**
  * The overview page's figures: payments created in the last hour and day per status and per connector, gateway
  * webhook outcomes over the last day, and the age of each backlog (events not yet relayed, merchant webhook
- * deliveries waiting, refunds waiting for their connector, payments waiting for an outcome).
+ * deliveries waiting, refunds waiting for their connector, payments waiting for an outcome, holds waiting for a
+ * capture or a cancel, captures sent without an outcome).
  */
 @Component
 public class Overview {
@@ -30,6 +31,8 @@ public class Overview {
 
     private static final String REFUND_PENDING = SqlLiterals.of(RefundStatus.PENDING);
     private static final String UNSETTLED = SqlLiterals.in(PaymentStatus.UNSETTLED);
+    private static final String AUTHORIZED = SqlLiterals.of(PaymentStatus.AUTHORIZED);
+    private static final String CAPTURING = SqlLiterals.of(PaymentStatus.CAPTURING);
 
     private final ConsoleReadModel reads;
 
@@ -93,9 +96,17 @@ public class Overview {
                         union all
                         select 'payments PENDING or PROCESSING', count(*),
                                coalesce(floor(extract(epoch from now() - min(p.changed_at))), 0)::bigint
-                        from payments p where p.status in %s and %s"""
-                        .formatted(events, events, deliveries, REFUND_PENDING, refunds, UNSETTLED, payments), scope,
-                        Map.of())
+                        from payments p where p.status in %s and %s
+                        union all
+                        select 'holds AUTHORIZED, not captured or cancelled yet', count(*),
+                               coalesce(floor(extract(epoch from now() - min(p.changed_at))), 0)::bigint
+                        from payments p where p.status = %s and %s
+                        union all
+                        select 'captures sent without an outcome (CAPTURING)', count(*),
+                               coalesce(floor(extract(epoch from now() - min(p.changed_at))), 0)::bigint
+                        from payments p where p.status = %s and %s"""
+                        .formatted(events, events, deliveries, REFUND_PENDING, refunds, UNSETTLED, payments,
+                                AUTHORIZED, payments, CAPTURING, payments), scope, Map.of())
                 .map(row -> new Backlog((String) row.get("label"), number(row.get("waiting")),
                         number(row.get("oldest"))))
                 .collectList();

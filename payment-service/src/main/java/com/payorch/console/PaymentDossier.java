@@ -1,6 +1,8 @@
 package com.payorch.console;
 
+import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentWithHistory;
+import com.payorch.statemachine.PaymentStatus;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -44,10 +46,30 @@ public record PaymentDossier(PaymentWithHistory payment, @Nullable BookingLine b
     public record EmailLine(String kind, String recipient, String messageId, @Nullable Instant sentAt) {
     }
 
-    /** What is still refundable: the amount less what refunds hold or gave back. */
+    /** What is still refundable: only captured money, less what refunds hold or gave back. */
     public long refundable() {
         long held = refunds.stream().filter(RefundLine::countsAgainstPayment)
                 .filter(r -> !r.status().equals("FAILED")).mapToLong(RefundLine::amount).sum();
-        return Math.max(0, payment.payment().amount() - held);
+        return Math.max(0, payment.payment().hold().amountCaptured() - held);
+    }
+
+    /** What a capture may take now: the held amount of an AUTHORIZED payment no cancel has claimed, else 0. */
+    public long capturable() {
+        Payment current = payment.payment();
+        if (current.status() != PaymentStatus.AUTHORIZED || current.hold().cancelRequested()) {
+            return 0;
+        }
+        return current.amount() - current.hold().amountCaptured();
+    }
+
+    /**
+     * Whether the console offers to release the hold: a manual-capture payment, AUTHORIZED or not authorised yet, no
+     * cancel recorded and no capture in flight (the flow refuses anything else; the page need not offer it).
+     */
+    public boolean cancellable() {
+        Payment current = payment.payment();
+        return current.manualCapture() && !current.hold().cancelRequested()
+                && current.hold().captureAmount() == null
+                && (current.status() == PaymentStatus.AUTHORIZED || PaymentStatus.UNSETTLED.contains(current.status()));
     }
 }

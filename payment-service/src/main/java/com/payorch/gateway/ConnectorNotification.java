@@ -36,12 +36,14 @@ public record ConnectorNotification(String receiptId, String type, @Nullable Str
 
     /**
      * The failure reason of a connector's confirmation that the attempt took no money (a cancel by the service's own
-     * reference that the connector confirmed): the payment FAILS {@code gateway_unreachable}.
+     * reference that the connector confirmed): the payment FAILS {@code gateway_unreachable} (a manual-capture one,
+     * reported CANCELLED, ends CANCELLED).
      */
     public static final String CONFIRMED_NOTHING_TAKEN = "gateway_unreachable";
 
     /** Whether this is a confirmation that the attempt took no money (it may name no attempt and no amount). */
     public boolean confirmsNothingTaken() {
-        return status == GatewayStatus.FAILED && CONFIRMED_NOTHING_TAKEN.equals(failureReason) && refundId == null;
+        return (status == GatewayStatus.FAILED || status == GatewayStatus.CANCELLED)
+                && CONFIRMED_NOTHING_TAKEN.equals(failureReason) && refundId == null;
     }
 }

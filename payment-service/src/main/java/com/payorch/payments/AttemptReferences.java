@@ -55,6 +55,14 @@ public class AttemptReferences {
         return attempts.unsettledAttemptWithAttention(paymentId, connector, CANCEL_REQUESTED);
     }
 
+    /**
+     * Why a hold (a capture or cancel recovery cannot finish) needs a person, recorded on its current attempt while
+     * the payment is still as read; cleared by its next transition.
+     */
+    public Mono<Void> holdNeedsAttention(Payment payment, String reason) {
+        return attempts.holdNeedsAttention(payment.id(), payment.version(), reason);
+    }
+
     /** Why an unsettled attempt needs a person; cleared when the attempt is settled. */
     public Mono<Void> needsAttention(String paymentId, int attempt, String reason) {
         return attempts.needsAttention(paymentId, attempt, reason);

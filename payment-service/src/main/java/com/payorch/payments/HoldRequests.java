@@ -74,14 +74,27 @@ public class HoldRequests {
         if (!cancelInFlight(payment)) {
             return Mono.just(Optional.empty());
         }
-        return charge(payment).flatMap(charge -> gateway.cancel(new CancelRequest(charge,
-                        payment.hold().cancelReason())))
-                .map(Optional::of)
+        return charge(payment).flatMap(charge -> awaitingConfirmation(payment, charge)
+                        .then(gateway.cancel(new CancelRequest(charge, payment.hold().cancelReason()))))
+                // An accepted cancel says nothing of the charge (its reference may be the cancel's own): only the
+                // connector's confirmation, or a released answer, settles the payment.
+                .map(outcome -> outcome.status() == GatewayStatus.PROCESSING ? Optional.<GatewayOutcome>empty()
+                        : Optional.of(outcome))
                 .onErrorResume(GatewayUnavailableException.class, e -> {
                     log.warn("Release of payment {} not sent now ({}); recovery sends it", payment.id(),
                             e.getMessage());
                     return Mono.just(Optional.empty());
                 });
+    }
+
+    /**
+     * A release by the service's own reference (no charge reference recorded yet) is confirmed by a notification that
+     * may name no attempt: the attempt is marked as awaiting it, as recovery's cancel by reference does, so the
+     * confirmation binds to it.
+     */
+    private Mono<Void> awaitingConfirmation(Payment payment, ChargeRequest charge) {
+        return charge.reference() != null ? Mono.empty()
+                : references.needsAttention(payment.id(), payment.attempt(), AttemptReferences.CANCEL_REQUESTED);
     }
 
     private Mono<ChargeRequest> charge(Payment payment) {

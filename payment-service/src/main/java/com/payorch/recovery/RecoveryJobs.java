@@ -7,8 +7,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The recovery jobs, each on its own {@link PeriodicJob} loop: resubmit and reconcile every `interval` (first run one
- * interval after the start), and the retention of run-out `work_claims` every `payments.retention.interval`.
+ * The recovery jobs, each on its own {@link PeriodicJob} loop: resubmit and reconcile, resend the holds' captures and
+ * cancels, apply the holds' expiry policy every `interval` (first run one interval after the start), and the
+ * retention of run-out `work_claims` every `payments.retention.interval`.
  */
 @Configuration(proxyBeanMethods = false)
 class RecoveryJobs {
@@ -29,6 +30,23 @@ class RecoveryJobs {
     PeriodicJob recoveryRefundsJob(RefundReconciler reconciler, RecoveryProperties properties) {
         return new PeriodicJob("recovery-refunds", properties.interval(), properties.interval(),
                 reconciler::settlePending);
+    }
+
+    @Bean
+    PeriodicJob holdCapturesJob(HoldRecovery recovery, RecoveryProperties properties) {
+        return new PeriodicJob("hold-captures", properties.interval(), properties.interval(),
+                recovery::resendCaptures);
+    }
+
+    @Bean
+    PeriodicJob holdCancelsJob(HoldRecovery recovery, RecoveryProperties properties) {
+        return new PeriodicJob("hold-cancels", properties.interval(), properties.interval(),
+                recovery::resendCancels);
+    }
+
+    @Bean
+    PeriodicJob holdExpiryJob(HoldExpiry expiry, RecoveryProperties properties) {
+        return new PeriodicJob("hold-expiry", properties.interval(), properties.interval(), expiry::applyPolicy);
     }
 
     @Bean

@@ -8,12 +8,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code payments.recovery.*}: the jobs that resubmit stuck PENDING payments and settle stuck PROCESSING ones.
  *
- * @param pendingAfter    PENDING payments not submitted by then are resubmitted (same gateway idempotency key).
+ * @param pendingAfter    PENDING payments not submitted by then are resubmitted (same gateway idempotency key); a
+ *                        hold's capture or cancel with no outcome by then is sent again (same connector key).
  * @param processingAfter PROCESSING payments with no outcome by then are settled by asking the gateway (and
  *                        resubmitted when it holds no charge for the attempt).
  * @param giveUpAfter     A payment still PENDING this long after its attempt began becomes FAILED with
- *                        gateway_unreachable (unless the gateway holds a charge for it), which frees its booking.
- * @param interval        How often both jobs look.
+ *                        gateway_unreachable (unless the gateway holds a charge for it), which frees its booking. A
+ *                        hold's cancel unconfirmed this long needs attention (and is still sent again).
+ * @param interval        How often each recovery job looks (the holds' capture, cancel and expiry jobs too).
  * @param batchSize       How many payments one look takes.
  * @param claimRetention  A lease in work_claims that ran out longer ago than this is deleted by the retention job (a
  *                        run-out lease means the same as none; this only keeps the table small).

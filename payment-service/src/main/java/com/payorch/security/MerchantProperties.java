@@ -72,5 +72,32 @@ public class MerchantProperties {
         public void setApiKey(String apiKey) {
             this.apiKey = apiKey;
         }
+
+        /** {@code capture.*}: the merchant's own choices for its holds. */
+        private Capture capture = new Capture();
+
+        public Capture getCapture() {
+            return capture;
+        }
+
+        public void setCapture(Capture capture) {
+            this.capture = capture;
+        }
+    }
+
+    public static class Capture {
+        /**
+         * {@code on-expiry}: {@code cancel} or {@code capture}, instead of {@code payments.capture.on-expiry} for
+         * this merchant's holds. Default: unset (the service's policy). Any other value stops the start-up.
+         */
+        private String onExpiry;
+
+        public String getOnExpiry() {
+            return onExpiry;
+        }
+
+        public void setOnExpiry(String onExpiry) {
+            this.onExpiry = onExpiry;
+        }
     }
 }

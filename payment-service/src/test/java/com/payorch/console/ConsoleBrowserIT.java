@@ -2,6 +2,7 @@ package com.payorch.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.payorch.payments.IdempotentPaymentFlow;
 import com.payorch.security.DevelopmentDefaults;
 import com.payorch.testsupport.ApiTest;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -29,8 +31,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console in a real browser (Debian's headless chromium through chromedriver), against the whole service on a
  * random port: sign in, search a payment, see its state on the life-cycle diagram, refund it with the confirmation
- * step, watch the refund settle on the open page without a reload (server-sent events), and a user of one merchant
- * meets 404 on another merchant's payment. Every page visited is saved as a screenshot under
+ * step, watch the refund settle on the open page without a reload (server-sent events); capture part of a hold
+ * through the form and watch it complete; and a user of one merchant meets 404 on another merchant's payment. Every page visited is saved as a screenshot under
  * {@code target/console-screenshots/}. Skipped, with the install command, where chromium is missing.
  */
 @ExtendWith(ChromiumAvailable.class)
@@ -39,6 +41,9 @@ class ConsoleBrowserIT extends ApiTest {
     static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
 
     private static ChromeDriver browser;
+
+    @Autowired
+    private IdempotentPaymentFlow flow;
     private static Path profile;
 
     @BeforeAll
@@ -136,6 +141,64 @@ class ConsoleBrowserIT extends ApiTest {
         browser.get(url("/console/attention"));
         assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Needs attention");
         screenshot("attention");
+        signOut();
+    }
+
+    @Test
+    void anOperatorCapturesPartOfAHoldThroughTheFormAndWatchesItComplete() {
+        String paymentId = new ManualPayments(flow, client, db).authorized();
+        signIn("operator", DevelopmentDefaults.DEVELOPMENT_CONSOLE_PASSWORD);
+
+        browser.get(url("/console/payments?status=AUTHORIZED"));
+        waitFor().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("a.payment-link")));
+        browser.get(url("/console/payments/" + paymentId));
+        waitFor().until(ExpectedConditions.textToBe(By.id("payment-id"), paymentId));
+        assertThat(text("#payment-status")).isEqualTo("AUTHORIZED");
+        assertThat(text("#capture-method")).isEqualTo("manual");
+        assertThat(text("#amount-capturable")).isEqualTo("12000 JPY");
+        assertThat(text("#authorization-expires-at")).isNotEqualTo("—").isNotEmpty();
+        assertThat(text("#booking-status")).isEqualTo("ACTIVE");
+        assertThat(attributes("#diagram g.state.current", "data-state")).containsExactly("AUTHORIZED");
+        assertThat(attributes("#diagram .transition.taken", "data-from", "data-to"))
+                .contains("PENDING>PROCESSING", "PROCESSING>AUTHORIZED");
+        waitForLiveUpdates();
+        screenshot("payment-authorized");
+
+        // part of the hold, through the form and its confirmation
+        onLivePage(() -> {
+            WebElement amount = browser.findElement(By.id("capture-amount"));
+            assertThat(amount.getAttribute("value")).isEqualTo("12000");
+            amount.clear();
+            amount.sendKeys("7000");
+        });
+        onLivePage(() -> browser.findElement(By.id("capture")).click());
+        waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
+        assertThat(browser.findElement(By.cssSelector(".confirm-text")).getText()).contains("Capture 7000 JPY")
+                .contains(paymentId).contains("releases the rest");
+        screenshot("confirm-capture");
+        browser.findElement(By.id("confirm")).click();
+        waitFor().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".notice"),
+                "Capture of 7000 JPY"));
+        assertThat(text("#payment-status")).isEqualTo("CAPTURING");
+        assertThat(attributes("#timeline li[data-kind='transition'] .summary", "textContent"))
+                .contains("AUTHORIZED → CAPTURING (CAPTURE)");
+
+        // the connector settles the capture while the page stays open
+        ((JavascriptExecutor) browser).executeScript("window.sameDocument = 'still here';");
+        waitForLiveUpdates();
+        new ManualPayments(flow, client, db).captured(paymentId, 7000);
+        waitFor().until(driver -> text("#payment-status").equals("COMPLETED"));
+        assertSameDocument();
+        assertThat(text("#amount-captured")).isEqualTo("7000 JPY");
+        assertThat(attributes("#timeline li[data-kind='transition'] .summary", "textContent"))
+                .contains("AUTHORIZED → CAPTURING (CAPTURE)", "CAPTURING → COMPLETED (SUCCEED)");
+        assertThat(attributes("#diagram .transition.taken", "data-from", "data-to"))
+                .contains("PROCESSING>AUTHORIZED", "AUTHORIZED>CAPTURING", "CAPTURING>COMPLETED")
+                .doesNotContain("PROCESSING>COMPLETED");
+        assertThat(text("#booking-status")).isEqualTo("ACTIVE");
+        screenshot("payment-captured");
+        ((JavascriptExecutor) browser).executeScript("document.getElementById('lifecycle').scrollIntoView();");
+        screenshot("payment-captured-lifecycle");
         signOut();
     }
 

@@ -36,6 +36,12 @@ import tools.jackson.databind.json.JsonMapper;
  * answers `Received` (the outcome comes by notification); any other card is `Authorised`. Notifications are built
  * and signed with the SDK's {@link HMACValidator}.
  *
+ * <p>Holds: a payment with `additionalData.manualCapture=true` stays authorised until `POST /payments/{psp}/captures`
+ * (partial allowed, the rest cancelled as Adyen does without multiple partial captures; {@link #CAPTURE_FAILS} makes
+ * the card scheme reject it) or `POST /payments/{psp}/cancels`; each answers `received`, is idempotent on its key and
+ * queues CAPTURE, CAPTURE_FAILED or CANCELLATION ({@link #takeNotifications}); {@link #loseNextCaptureAnswer} loses
+ * a capture's answer after capturing.
+ *
  * <p>Bodies follow Adyen's published OpenAPI (repository `Adyen/adyen-openapi`), checked by {@code
  * FakeAdyenFidelityIT} with the SDK's models: the `/payments` answer is `PaymentResponse` of
  * `json/CheckoutService-v71.json` (shaped as its example `post-payments-card-direct-200`), the refund answer
@@ -57,7 +63,9 @@ public final class FakeAdyen implements AutoCloseable {
          */
         HOLD_AFTER_CHARGE,
         /** Processed (recorded, the idempotent result saved), then the answer comes {@link #LATE} ms late. */
-        TIMEOUT_AFTER_CHARGE
+        TIMEOUT_AFTER_CHARGE,
+        /** A capture processed (the idempotent `received` saved, the money captured), then HTTP 500. */
+        ERROR_500_AFTER_CAPTURE
     }
 
     /** How late a {@link Failure#TIMEOUT_AFTER_CHARGE} answer comes (above the tests' read time-outs). */
@@ -83,6 +91,75 @@ public final class FakeAdyen implements AutoCloseable {
         server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                 "/v71/payments/[A-Za-z0-9]+/reversals")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(post(urlPathEqualTo("/v71/cancels")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                "/v71/payments/[A-Za-z0-9]+/captures")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
+                "/v71/payments/[A-Za-z0-9]+/cancels")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+    }
+
+    /**
+     * A stored payment method id starting with this is authorised, but every capture of it is rejected by the card
+     * scheme: Adyen answers the capture `received` and sends `CAPTURE_FAILED` (the sandbox's token of the same name).
+     */
+    public static final String CAPTURE_FAILS = "pm_card_capture_fails";
+
+    /** The reason of the fake's CAPTURE_FAILED, as Adyen's "CAPTURE_FAILED and REFUND_FAILED reasons" page words it. */
+    public static final String CAPTURE_REJECTED = "Capture rejected by card scheme because of a technical issue.";
+
+    private final List<Map<String, Object>> captures = new ArrayList<>();
+    private final List<Map<String, Object>> releases = new ArrayList<>();
+    private final Map<String, Deque<Failure>> captureFailures = new HashMap<>();
+
+    /**
+     * `POST /payments/{pspReference}/captures` Adyen received for the payment's pspReference, one per Idempotency-Key,
+     * with `amount` (Adyen's units), `reference`, `pspReference` (the capture's) and `outcome` (`captured`, `failed`
+     * or `refused`).
+     */
+    public synchronized List<Map<String, Object>> capturesOf(String paymentPspReference) {
+        return captures.stream().filter(c -> paymentPspReference.equals(c.get("paymentPspReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** The captures of every payment Adyen processed with this reference (our payment id). */
+    public synchronized List<Map<String, Object>> capturesFor(String paymentReference) {
+        List<String> psps = pspReferencesFor(paymentReference);
+        return captures.stream().filter(c -> psps.contains(c.get("paymentPspReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** What Adyen captured of the payments with this reference, in Adyen's units. */
+    public synchronized long capturedFor(String paymentReference) {
+        return payments.stream().filter(p -> paymentReference.equals(p.get("reference")))
+                .mapToLong(p -> ((Number) p.getOrDefault("captured", 0L)).longValue()).sum();
+    }
+
+    /** `POST /payments/{pspReference}/cancels` Adyen received for the payment's pspReference, one per key. */
+    public synchronized List<Map<String, Object>> releasesOf(String paymentPspReference) {
+        return releases.stream().filter(r -> paymentPspReference.equals(r.get("paymentPspReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /** Every cancel of the payments with this reference: by pspReference and by our reference (`/cancels`). */
+    public synchronized long cancelsOfAnyKindFor(String paymentReference) {
+        List<String> psps = pspReferencesFor(paymentReference);
+        return releases.stream().filter(r -> psps.contains(r.get("paymentPspReference"))).count()
+                + cancelsFor(paymentReference).size();
+    }
+
+    /** The state of the payment Adyen processed: `authorised`, `captured`, `cancelled`, `pending`, `refused`, ... */
+    public synchronized String stateOf(String pspReference) {
+        return String.valueOf(payment(pspReference).get("state"));
+    }
+
+    /** Arms the next capture of the payment: processed, then its answer lost (HTTP 500). */
+    public synchronized void loseNextCaptureAnswer(String paymentPspReference) {
+        captureFailures.computeIfAbsent(paymentPspReference, k -> new ArrayDeque<>())
+                .addLast(Failure.ERROR_500_AFTER_CAPTURE);
+    }
+
+    private List<String> pspReferencesFor(String paymentReference) {
+        return payments.stream().filter(p -> paymentReference.equals(p.get("reference")))
+                .map(p -> (String) p.get("pspReference")).toList();
     }
 
     /**
@@ -139,13 +216,18 @@ public final class FakeAdyen implements AutoCloseable {
 
     /**
      * Decides a `Received` payment's outcome, as Adyen does once the shopper's bank answers (auto-capture: authorised
-     * is captured), unless a cancel by reference got there first: returns the payment's state then (`captured`,
-     * `refused`, or `cancelled` when the cancel won). A decided payment keeps its state.
+     * is captured; a manual capture stays authorised), unless a cancel by reference got there first: returns the
+     * payment's state then (`captured`, `authorised`, `refused`, or `cancelled` when the cancel won). A decided payment
+     * keeps its state.
      */
     public synchronized String settleReceived(String pspReference, boolean authorise) {
         Map<String, Object> payment = payment(pspReference);
         if ("pending".equals(payment.get("state"))) {
-            payment.put("state", authorise ? "captured" : "refused");
+            payment.put("state", !authorise ? "refused" : Boolean.TRUE.equals(payment.get("manualCapture"))
+                    ? "authorised" : "captured");
+            if (authorise && !Boolean.TRUE.equals(payment.get("manualCapture"))) {
+                payment.put("captured", amountValue(payment));
+            }
         }
         return String.valueOf(payment.get("state"));
     }
@@ -480,6 +562,154 @@ public final class FakeAdyen implements AutoCloseable {
         return answer(201, saved, JSON.readTree(saved).path("pspReference").asString(), idempotencyKey, 0);
     }
 
+    /**
+     * `POST /payments/{pspReference}/captures` (PaymentCaptureRequest: amount, merchantAccount, reference): answered
+     * 201 `received` (PaymentCaptureResponse, example `post-payments-paymentPspReference-captures-capture-201`),
+     * idempotent on the key (the same key answers the saved result and captures nothing more). Then, as Adyen:
+     * `CAPTURE` success=true for an authorised payment (the captured amount; a partial capture cancels the rest, as
+     * Adyen does without multiple partial captures enabled), success=false for one not authorised (captured,
+     * cancelled, unknown) or an amount above the authorised one; `CAPTURE_FAILED` for a payment of
+     * {@link #CAPTURE_FAILS} (the money stays authorised). Modification notifications carry no `/payments` metadata
+     * (CaptureAdditionalData in Webhooks-v1.json): `originalReference` is the payment's pspReference and
+     * `merchantReference` the capture's `reference`.
+     */
+    private ResponseDefinition capture(Request request) {
+        String idempotencyKey = request.getHeader("Idempotency-Key");
+        String paymentPsp = pathPsp(request, "/captures");
+        Deque<Failure> queued = captureFailures.get(paymentPsp);
+        Failure failure = queued == null ? null : queued.pollFirst();
+        String saved = idempotencyKey != null ? idempotent.get("capture:" + idempotencyKey) : null;
+        if (saved == null) {
+            JsonNode body = JSON.readTree(request.getBodyAsString());
+            ResponseDefinition invalid = invalidAmount(body.path("amount"));
+            if (invalid != null) {
+                return invalid;
+            }
+            long value = body.path("amount").path("value").asLong();
+            String currency = body.path("amount").path("currency").asString();
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("amount", Map.of("currency", currency, "value", value));
+            result.put("merchantAccount", body.path("merchantAccount").asString());
+            result.put("paymentPspReference", paymentPsp);
+            result.put("pspReference", pspReference());
+            if (body.hasNonNull("reference")) {
+                result.put("reference", body.path("reference").asString());
+            }
+            result.put("status", "received");
+            saved = JSON.writeValueAsString(result);
+            if (idempotencyKey != null) {
+                idempotent.put("capture:" + idempotencyKey, saved);
+            }
+            Map<String, Object> payment = payments.stream().filter(p -> paymentPsp.equals(p.get("pspReference")))
+                    .findFirst().orElse(null);
+            String state = payment == null ? "none" : (String) payment.get("state");
+            String outcome;
+            String reason = "";
+            if (!"authorised".equals(state)) {
+                outcome = "refused";
+                reason = "Original pspReference not capturable (" + state + ")";
+            } else if (value > amountValue(payment)) {
+                outcome = "refused";
+                reason = "Capture amount exceeds the authorised amount";
+            } else if (String.valueOf(payment.get("token")).startsWith(CAPTURE_FAILS)) {
+                outcome = "failed";
+                reason = CAPTURE_REJECTED;
+            } else {
+                outcome = "captured";
+                payment.put("state", "captured");
+                payment.put("captured", value);
+            }
+            Map<String, Object> record = new LinkedHashMap<>(result);
+            record.put("idempotencyKey", idempotencyKey);
+            record.put("outcome", outcome);
+            captures.add(record);
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("eventCode", "failed".equals(outcome) ? "CAPTURE_FAILED" : "CAPTURE");
+            item.put("pspReference", result.get("pspReference"));
+            item.put("originalReference", paymentPsp);
+            item.put("merchantReference", result.getOrDefault("reference",
+                    payment == null ? "" : payment.get("reference")));
+            item.put("success", !"refused".equals(outcome));
+            item.put("value", value);
+            item.put("currency", currency);
+            item.put("reason", reason);
+            outbox.add(item);
+        }
+        String psp = JSON.readTree(saved).path("pspReference").asString();
+        if (failure == Failure.ERROR_500_AFTER_CAPTURE) {
+            return answer(500, error(500, "000", "An unknown error occurred", "internal", psp), psp, idempotencyKey,
+                    0);
+        }
+        return answer(201, saved, psp, idempotencyKey, 0);
+    }
+
+    /**
+     * `POST /payments/{pspReference}/cancels` (PaymentCancelRequest: merchantAccount, reference): answered 201
+     * `received` (PaymentCancelResponse, example
+     * `post-payments-paymentPspReference-cancels-cancel-with-psp-reference-201`), idempotent on the key; then `CANCELLATION`: success=true when the payment was authorised and not captured (now
+     * cancelled: nothing can be captured any more), success=false when it was captured or is not held.
+     */
+    private ResponseDefinition release(Request request) {
+        String idempotencyKey = request.getHeader("Idempotency-Key");
+        String saved = idempotencyKey != null ? idempotent.get("release:" + idempotencyKey) : null;
+        if (saved == null) {
+            JsonNode body = JSON.readTree(request.getBodyAsString());
+            String paymentPsp = pathPsp(request, "/cancels");
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("merchantAccount", body.path("merchantAccount").asString());
+            result.put("paymentPspReference", paymentPsp);
+            result.put("pspReference", pspReference());
+            if (body.hasNonNull("reference")) {
+                result.put("reference", body.path("reference").asString());
+            }
+            result.put("status", "received");
+            saved = JSON.writeValueAsString(result);
+            if (idempotencyKey != null) {
+                idempotent.put("release:" + idempotencyKey, saved);
+            }
+            Map<String, Object> payment = payments.stream().filter(p -> paymentPsp.equals(p.get("pspReference")))
+                    .findFirst().orElse(null);
+            String state = payment == null ? "none" : (String) payment.get("state");
+            boolean released = "authorised".equals(state) || "pending".equals(state);
+            if (released) {
+                payment.put("state", "cancelled");
+            }
+            Map<String, Object> record = new LinkedHashMap<>(result);
+            record.put("idempotencyKey", idempotencyKey);
+            record.put("released", released);
+            releases.add(record);
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("eventCode", "CANCELLATION");
+            item.put("pspReference", result.get("pspReference"));
+            item.put("originalReference", paymentPsp);
+            item.put("merchantReference", result.getOrDefault("reference",
+                    payment == null ? "" : payment.get("reference")));
+            item.put("success", released);
+            item.put("value", payment == null ? 0L : amountValue(payment));
+            item.put("currency", payment == null ? "EUR" : currencyOf(payment));
+            item.put("reason", released ? "" : "Original pspReference not cancellable (" + state + ")");
+            outbox.add(item);
+        }
+        return answer(201, saved, JSON.readTree(saved).path("pspReference").asString(), idempotencyKey, 0);
+    }
+
+    private static String pathPsp(Request request, String suffix) {
+        String url = request.getUrl();
+        int query = url.indexOf('?');
+        String path = query < 0 ? url : url.substring(0, query);
+        return path.substring("/v71/payments/".length(), path.length() - suffix.length());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long amountValue(Map<String, Object> payment) {
+        return ((Number) ((Map<String, Object>) payment.get("amount")).get("value")).longValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String currencyOf(Map<String, Object> payment) {
+        return (String) ((Map<String, Object>) payment.get("amount")).get("currency");
+    }
+
     /** Adyen acknowledges a refund (`received`); the outcome comes by REFUND notification. Idempotent on the key. */
     private ResponseDefinition refund(Request request) {
         String idempotencyKey = request.getHeader("Idempotency-Key");
@@ -542,6 +772,12 @@ public final class FakeAdyen implements AutoCloseable {
                 if (request.getUrl().startsWith("/v71/cancels")) {
                     return cancelByReference(request);
                 }
+                if (request.getUrl().endsWith("/captures")) {
+                    return capture(request);
+                }
+                if (request.getUrl().endsWith("/cancels")) {
+                    return release(request);
+                }
                 String body = request.getBodyAsString();
                 JsonNode payment = JSON.readTree(body);
                 ResponseDefinition invalid = invalidAmount(payment.path("amount"));
@@ -596,6 +832,10 @@ public final class FakeAdyen implements AutoCloseable {
                         case "Received" -> "pending";
                         default -> "refused";
                     });
+                    record.put("manualCapture", manualCapture);
+                    record.put("token", token);
+                    record.put("captured", "captured".equals(record.get("state"))
+                            ? payment.path("amount").path("value").asLong() : 0L);
                     payments.add(record);
                 }
                 String psp = JSON.readTree(saved).path("pspReference").asString();

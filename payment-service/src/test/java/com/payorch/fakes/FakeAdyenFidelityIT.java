@@ -3,6 +3,8 @@ package com.payorch.fakes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.adyen.model.checkout.PaymentCancelResponse;
+import com.adyen.model.checkout.PaymentCaptureResponse;
 import com.adyen.model.checkout.PaymentRefundResponse;
 import com.adyen.model.checkout.PaymentResponse;
 import com.adyen.model.checkout.PaymentReversalResponse;
@@ -249,6 +251,74 @@ class FakeAdyenFidelityIT {
         assertThat(item.getAmount().getValue()).isEqualTo(4200L);
         assertThat(adyen.reversalsOf(held.getPspReference())).singleElement()
                 .satisfies(reversal -> assertThat(reversal).containsEntry("action", "cancel"));
+    }
+
+    @Test
+    void aCaptureIsAPaymentCaptureResponseAndItsCaptureNotificationCarriesTheCapturedAmount() throws Exception {
+        PaymentResponse held = STRICT.readValue(post("/payments", heldPayment("pay_afid14"),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        adyen.takeNotifications();
+        String key = "pay_afid14-capture-1";
+        String capture = "{\"amount\": {\"currency\": \"EUR\", \"value\": 3000}, \"merchantAccount\": \""
+                + ACCOUNT + "\", \"reference\": \"" + key + "\"}";
+
+        HttpResponse<String> created = post("/payments/" + held.getPspReference() + "/captures", capture, key);
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        PaymentCaptureResponse response = STRICT.readValue(created.body(), PaymentCaptureResponse.class);
+        assertThat(response.getStatus()).isEqualTo(PaymentCaptureResponse.StatusEnum.RECEIVED);
+        assertThat(response.getPaymentPspReference()).isEqualTo(held.getPspReference());
+        assertThat(response.getReference()).isEqualTo(key);
+        assertThat(response.getAmount().getValue()).isEqualTo(3000L);
+        assertThat(response.getPspReference()).hasSize(16);
+        assertThat(created.headers().firstValue("Idempotency-Key")).contains(key);
+        assertThat(post("/payments/" + held.getPspReference() + "/captures", capture, key).body())
+                .as("the same key answers the same capture").isEqualTo(created.body());
+        assertThat(adyen.capturesOf(held.getPspReference())).hasSize(1);
+        List<Map<String, Object>> sent = adyen.takeNotifications();
+        assertThat(sent).as("one capture, one notification").hasSize(1);
+        NotificationRequestItem item = NotificationRequest.fromJson(FakeAdyen.notification(ACCOUNT, HMAC_KEY, sent))
+                .getNotificationItems().get(0);
+        assertThat(new HMACValidator().validateHMAC(item, HMAC_KEY)).isTrue();
+        assertThat(item.getEventCode()).isEqualTo("CAPTURE");
+        assertThat(item.isSuccess()).isTrue();
+        assertThat(item.getPspReference()).isEqualTo(response.getPspReference());
+        assertThat(item.getOriginalReference()).isEqualTo(held.getPspReference());
+        assertThat(item.getMerchantReference()).isEqualTo(key);
+        assertThat(item.getAmount().getValue()).as("the captured amount").isEqualTo(3000L);
+        assertThat(item.getAdditionalData()).as("CaptureAdditionalData has no metadata").containsOnlyKeys(
+                "hmacSignature");
+        assertThat(adyen.capturedFor("pay_afid14")).isEqualTo(3000L);
+        assertThat(adyen.stateOf(held.getPspReference())).as("the uncaptured rest is cancelled").isEqualTo("captured");
+    }
+
+    @Test
+    void aCancelByPspReferenceIsAPaymentCancelResponseAndItsCancellationIsSigned() throws Exception {
+        PaymentResponse held = STRICT.readValue(post("/payments", heldPayment("pay_afid15"),
+                "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        adyen.takeNotifications();
+        String key = "pay_afid15-cancel";
+        String cancel = "{\"merchantAccount\": \"" + ACCOUNT + "\", \"reference\": \"" + key + "\"}";
+
+        HttpResponse<String> created = post("/payments/" + held.getPspReference() + "/cancels", cancel, key);
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        PaymentCancelResponse response = STRICT.readValue(created.body(), PaymentCancelResponse.class);
+        assertThat(response.getStatus()).isEqualTo(PaymentCancelResponse.StatusEnum.RECEIVED);
+        assertThat(response.getPaymentPspReference()).isEqualTo(held.getPspReference());
+        assertThat(response.getReference()).isEqualTo(key);
+        assertThat(post("/payments/" + held.getPspReference() + "/cancels", cancel, key).body())
+                .isEqualTo(created.body());
+        List<Map<String, Object>> sent = adyen.takeNotifications();
+        assertThat(sent).hasSize(1);
+        NotificationRequestItem item = NotificationRequest.fromJson(FakeAdyen.notification(ACCOUNT, HMAC_KEY, sent))
+                .getNotificationItems().get(0);
+        assertThat(new HMACValidator().validateHMAC(item, HMAC_KEY)).isTrue();
+        assertThat(item.getEventCode()).isEqualTo("CANCELLATION");
+        assertThat(item.isSuccess()).isTrue();
+        assertThat(item.getOriginalReference()).isEqualTo(held.getPspReference());
+        assertThat(item.getAmount().getValue()).isEqualTo(4200L);
+        assertThat(adyen.stateOf(held.getPspReference())).isEqualTo("cancelled");
     }
 
     /** An authorisation held for a later capture (`additionalData.manualCapture`), with the service's metadata. */

@@ -8,6 +8,9 @@ import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,6 +27,8 @@ public class SandboxFaults {
     private final AtomicInteger responsesToLose = new AtomicInteger();
     private final AtomicInteger captureResponsesToLose = new AtomicInteger();
     private final AtomicInteger cancelResponsesToLose = new AtomicInteger();
+    private final Queue<String> captureKeys = new ConcurrentLinkedQueue<>();
+    private final Queue<String> cancelKeys = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Sinks.Empty<Void>> gate = new AtomicReference<>();
     private final AtomicBoolean loseEveryResponse = new AtomicBoolean();
     private final AtomicReference<LookUps> lookUps = new AtomicReference<>(LookUps.TRUTHFUL);
@@ -60,6 +65,16 @@ public class SandboxFaults {
     /** The next release of a hold is made and then fails as if its response were lost on the way back. */
     public void loseNextCancelResponse() {
         cancelResponsesToLose.incrementAndGet();
+    }
+
+    /** The connector keys of every capture sent to the sandbox for the payment, in order (resends repeat a key). */
+    public List<String> captureKeysSent(String paymentId) {
+        return captureKeys.stream().filter(key -> key.startsWith(paymentId + "-")).toList();
+    }
+
+    /** The connector keys of every cancel sent to the sandbox for the payment, in order (resends repeat a key). */
+    public List<String> cancelKeysSent(String paymentId) {
+        return cancelKeys.stream().filter(key -> key.startsWith(paymentId + "-")).toList();
     }
 
     /** Submits and refunds wait, before charging, until the returned gate is opened with {@code tryEmitEmpty()}. */
@@ -103,6 +118,7 @@ public class SandboxFaults {
 
             @Override
             public Mono<GatewayOutcome> capture(CaptureRequest request) {
+                captureKeys.add(request.idempotencyKey());
                 return sandbox.capture(request).flatMap(outcome -> take(captureResponsesToLose)
                         ? Mono.error(new GatewayException("sandbox lost the response to capture "
                                 + request.idempotencyKey()))
@@ -111,6 +127,7 @@ public class SandboxFaults {
 
             @Override
             public Mono<GatewayOutcome> cancel(CancelRequest request) {
+                cancelKeys.add(request.idempotencyKey());
                 return sandbox.cancel(request).flatMap(outcome -> take(cancelResponsesToLose)
                         ? Mono.error(new GatewayException("sandbox lost the response to cancel "
                                 + request.idempotencyKey()))

@@ -1,11 +1,14 @@
 package com.payorch.testsupport;
 
 import com.payorch.gateway.Connector;
+import com.payorch.gateway.CurrencyUnits;
 import com.payorch.gateway.ConnectorCapability;
 import com.payorch.gateway.ConnectorWebhooks;
 import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.WebhookAcknowledgement;
 import com.payorch.gateway.WebhookEndpointDescription;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -79,6 +82,16 @@ public class SandboxFaultsConfiguration {
             @Override
             public void checkSettings() {
                 sandbox.checkSettings();
+            }
+
+            @Override
+            public Optional<Duration> idempotencyKeyLifetime() {
+                return sandbox.idempotencyKeyLifetime();
+            }
+
+            @Override
+            public CurrencyUnits currencyUnits() {
+                return sandbox.currencyUnits();
             }
         };
     }

@@ -25,7 +25,8 @@ import reactor.core.scheduler.Schedulers;
  * Checkout has no look-up of a payment by our reference, so {@link com.payorch.gateway.ConnectorCapability#LOOKUP}
  * is not among its capabilities: what became of an attempt is confirmed by its notification, or by a cancel by
  * reference confirmed with `TECHNICAL_CANCEL`. Amounts in Adyen's units ({@link AdyenCurrencies}); keys are resent
- * only within `payments.connectors.adyen.idempotency-key-lifetime` (Adyen keeps them at least 31 days).
+ * only within `payments.connectors.adyen.idempotency-key-lifetime` (Adyen keeps them at least 31 days). Holds:
+ * `additionalData.manualCapture=true` per payment, captured and released by pspReference (`/captures`, `/cancels`).
  */
 @Component
 class AdyenConnector implements Connector, DisposableBean {
@@ -81,7 +82,8 @@ class AdyenConnector implements Connector, DisposableBean {
 
     @Override
     public Set<ConnectorCapability> capabilities() {
-        return Set.of(ConnectorCapability.REFUNDS);
+        return Set.of(ConnectorCapability.REFUNDS, ConnectorCapability.CAPTURE,
+                ConnectorCapability.CANCEL_BY_REFERENCE);
     }
 
     @Override

@@ -16,6 +16,9 @@ import com.adyen.model.checkout.StandalonePaymentCancelResponse;
 import com.adyen.service.checkout.ModificationsApi;
 import com.adyen.service.checkout.PaymentsApi;
 import com.adyen.service.exception.ApiException;
+import com.payorch.gateway.CancelRequest;
+import com.payorch.gateway.CaptureMethod;
+import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.FailureKinds;
@@ -27,6 +30,7 @@ import com.payorch.gateway.PaymentGateway;
 import com.payorch.gateway.RefundOutcome;
 import com.payorch.gateway.RefundRequest;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -52,8 +56,9 @@ import reactor.core.scheduler.Scheduler;
  *       {@link GatewayException}. What became of an attempt is learnt from its notification, from resubmitting with
  *       the same key within its lifetime, or from {@link #cancelByReference} confirmed by `TECHNICAL_CANCEL`.</li>
  * </ul>
- * The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself. The payment method token is
- * sent as a stored payment method id (`paymentMethod.storedPaymentMethodId`, type `scheme`).
+ * Holds (manual capture: `additionalData.manualCapture=true`, `Authorised` → AUTHORIZED) are captured and released by
+ * {@link AdyenHolds}. The SDK runs on {@link AdyenHttpTransport}, which never re-sends a POST by itself. The payment
+ * method token is sent as a stored payment method id (`paymentMethod.storedPaymentMethodId`, type `scheme`).
  */
 public final class AdyenGateway implements PaymentGateway {
 
@@ -62,17 +67,27 @@ public final class AdyenGateway implements PaymentGateway {
     /** The `/payments` metadata keys; Adyen returns them as `additionalData.metadata.<key>` in notifications. */
     static final String METADATA_PAYMENT_ID = "paymentId";
     static final String METADATA_ATTEMPT = "attempt";
+    /**
+     * Sent only on a manual-capture submit (value `manual`): an AUTHORISATION notification does not say whether the
+     * payment waits for a capture, so {@link AdyenWebhooks} reads it back to tell a hold from a charge.
+     */
+    static final String METADATA_CAPTURE_METHOD = "captureMethod";
 
     private final AdyenSettings settings;
     private final AdyenAccounts accounts;
     private final Scheduler scheduler;
     private final Map<String, PaymentsApi> apis = new ConcurrentHashMap<>();
     private final Map<String, ModificationsApi> modificationApis = new ConcurrentHashMap<>();
+    private final AdyenHolds holds = new AdyenHolds(this);
 
     public AdyenGateway(AdyenSettings settings, AdyenAccounts accounts, Scheduler scheduler) {
         this.settings = settings;
         this.accounts = accounts;
         this.scheduler = scheduler;
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
     }
 
     @Override
@@ -84,13 +99,19 @@ public final class AdyenGateway implements PaymentGateway {
     public Mono<GatewayOutcome> submit(ChargeRequest request) {
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(request);
+            Map<String, String> metadata = new HashMap<>(Map.of(METADATA_PAYMENT_ID, request.paymentId(),
+                    METADATA_ATTEMPT, Integer.toString(request.attempt())));
             PaymentRequest payment = new PaymentRequest()
                     .amount(adyenAmount(request.amount(), request.currency(), "payment " + request.paymentId()))
                     .reference(request.paymentId())
                     .merchantAccount(account.getMerchantAccount())
-                    .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())))
-                    .metadata(Map.of(METADATA_PAYMENT_ID, request.paymentId(),
-                            METADATA_ATTEMPT, Integer.toString(request.attempt())));
+                    .paymentMethod(new CheckoutPaymentMethod(method(request.paymentMethod())));
+            if (request.manualCapture()) {
+                // Adyen's per-request manual capture: the payment is only authorised until captured or cancelled.
+                payment.additionalData(Map.of("manualCapture", "true"));
+                metadata.put(METADATA_CAPTURE_METHOD, CaptureMethod.MANUAL.value());
+            }
+            payment.metadata(metadata);
             RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
             try {
                 return outcome(request, api(request.merchantId(), account).payments(payment, options));
@@ -116,6 +137,11 @@ public final class AdyenGateway implements PaymentGateway {
      */
     @Override
     public Mono<Void> cancelByReference(ChargeRequest request) {
+        return standaloneCancel(request).then();
+    }
+
+    /** `POST /cancels` by our reference, with {@link #cancelKey}: the cancel's pspReference once Adyen received it. */
+    Mono<String> standaloneCancel(ChargeRequest request) {
         return Mono.fromCallable(() -> {
             AdyenAccounts.Account account = account(request);
             StandalonePaymentCancelRequest cancel = new StandalonePaymentCancelRequest()
@@ -126,20 +152,33 @@ public final class AdyenGateway implements PaymentGateway {
             try {
                 StandalonePaymentCancelResponse response = modifications(request.merchantId(), account)
                         .cancelAuthorisedPayment(cancel, options);
-                if (response.getStatus() != StandalonePaymentCancelResponse.StatusEnum.RECEIVED) {
+                if (response.getStatus() != StandalonePaymentCancelResponse.StatusEnum.RECEIVED
+                        || response.getPspReference() == null) {
                     throw new GatewayException("Adyen cancel of payment " + request.paymentId() + " attempt "
                             + request.attempt() + ": status " + response.getStatus() + ", not received");
                 }
-                return response;
+                return response.getPspReference();
             } catch (ApiException | IOException | RuntimeException e) {
                 throw translate(request, e);
             }
-        }).subscribeOn(scheduler).then();
+        }).subscribeOn(scheduler);
     }
 
     /** The cancel's own Idempotency-Key and reference: the attempt's key, marked as its cancel. */
     static String cancelKey(ChargeRequest request) {
         return request.idempotencyKey() + "-cancel";
+    }
+
+    /** {@link AdyenHolds#capture}. */
+    @Override
+    public Mono<GatewayOutcome> capture(CaptureRequest request) {
+        return holds.capture(request);
+    }
+
+    /** {@link AdyenHolds#cancel}. */
+    @Override
+    public Mono<GatewayOutcome> cancel(CancelRequest request) {
+        return holds.cancel(request);
     }
 
     /**
@@ -235,12 +274,13 @@ public final class AdyenGateway implements PaymentGateway {
             throw new GatewayException("Adyen submit of payment " + request.paymentId() + " attempt "
                     + request.attempt() + ": resultCode " + code + ", outcome unknown");
         }
-        MappedStatus mapped = AdyenStatuses.charge(code.getValue(), response.getRefusalReason());
+        MappedStatus mapped = AdyenStatuses.charge(code.getValue(), response.getRefusalReason(),
+                request.captureMethod());
         return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, reference, mapped.status(),
                 mapped.failureReason());
     }
 
-    private AdyenAccounts.Account account(ChargeRequest request) {
+    AdyenAccounts.Account account(ChargeRequest request) {
         String merchantId = request.merchantId();
         AdyenAccounts.Account account = accounts.account(merchantId);
         if (account == null || blank(account.getApiKey()) || blank(account.getMerchantAccount())) {
@@ -254,7 +294,7 @@ public final class AdyenGateway implements PaymentGateway {
         return value == null || value.isBlank();
     }
 
-    private ModificationsApi modifications(String merchantId, AdyenAccounts.Account account) {
+    ModificationsApi modifications(String merchantId, AdyenAccounts.Account account) {
         return modificationApis.computeIfAbsent(merchantId, id -> new ModificationsApi(client(account), base()));
     }
 
@@ -295,7 +335,11 @@ public final class AdyenGateway implements PaymentGateway {
 
     /** Adyen's failure in the port's words ({@link FailureKinds}); the message names the payment and the HTTP status. */
     public static GatewayException translate(ChargeRequest request, Exception e) {
-        String about = "Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt();
+        return translate("Adyen submit of payment " + request.paymentId() + " attempt " + request.attempt(), e);
+    }
+
+    /** As {@link #translate(ChargeRequest, Exception)}, for the request {@code about} names (a capture, a cancel). */
+    static GatewayException translate(String about, Exception e) {
         if (e instanceof GatewayException gateway) {
             return gateway;
         }

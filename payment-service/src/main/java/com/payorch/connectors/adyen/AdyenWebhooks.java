@@ -3,6 +3,7 @@ package com.payorch.connectors.adyen;
 import com.adyen.model.notification.NotificationRequest;
 import com.adyen.model.notification.NotificationRequestItem;
 import com.adyen.util.HMACValidator;
+import com.payorch.gateway.CaptureMethod;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.ConnectorWebhooks;
 import com.payorch.gateway.GatewayStatus;
@@ -29,11 +30,18 @@ import org.springframework.http.HttpHeaders;
  * {@link WebhookSignatureFailures}, and the rest of the batch is still read (the batch is answered `[accepted]`).
  * Event codes (Webhooks-v1.json of `Adyen/adyen-openapi`), deduplicated by pspReference + eventCode + success:
  * <ul>
- *   <li>`AUTHORISATION`: the charge (success=true → SUCCEEDED, false → FAILED with `reason`), bound to the attempt
+ *   <li>`AUTHORISATION`: the charge (success=true → SUCCEEDED, or AUTHORIZED for a manual-capture payment, which
+ *       the submit marks with `metadata.captureMethod=manual`; false → FAILED with `reason`), bound to the attempt
  *       named by `additionalData.metadata.attempt` (sent as `metadata.attempt` on `/payments`).</li>
- *   <li>`TECHNICAL_CANCEL` (the answer to `POST /cancels` by our reference) and `CANCELLATION` with success=true:
- *       Adyen confirms it holds no authorisation for the payment any more: the attempt FAILED `gateway_unreachable`
- *       ("confirmed: nothing was taken"). success=false (Adyen could not cancel: captured) is logged, nothing else.</li>
+ *   <li>`CAPTURE` (success=true → SUCCEEDED, the captured amount; false → CAPTURE_FAILED with `reason`) and
+ *       `CAPTURE_FAILED` (the card scheme rejected the capture → CAPTURE_FAILED with `reason`): about the payment's
+ *       pspReference (`originalReference`).</li>
+ *   <li>`CANCELLATION` and `EXPIRE` with success=true: the authorisation was released (by our cancel, in the Customer
+ *       Area) or lapsed → CANCELLED (reason `cancelled` / `authorization_expired`, kept if it FAILS an automatic
+ *       payment). `TECHNICAL_CANCEL` with success=true (the answer to `POST /cancels` by our reference) → CANCELLED
+ *       with the reason "confirmed: nothing was taken" (`gateway_unreachable`): a manual payment ends CANCELLED, an
+ *       automatic one given up FAILED `gateway_unreachable`. success=false (Adyen could not cancel: captured) is
+ *       logged, nothing else.</li>
  *   <li>`REFUND` and `CANCEL_OR_REFUND` (a reversal of an orphaned charge) whose merchantReference is one of our refund
  *       ids (`re_…`): that refund SUCCEEDED or FAILED; `REFUND_FAILED` and `REFUNDED_REVERSED`: that refund FAILED
  *       (after SUCCEEDED: reversed).</li>
@@ -48,6 +56,16 @@ public class AdyenWebhooks {
     /** How Adyen returns the `/payments` metadata in a notification's `additionalData`. */
     static final String PAYMENT_ID = "metadata." + AdyenGateway.METADATA_PAYMENT_ID;
     static final String ATTEMPT = "metadata." + AdyenGateway.METADATA_ATTEMPT;
+    static final String CAPTURE_METHOD = "metadata." + AdyenGateway.METADATA_CAPTURE_METHOD;
+
+    /** A capture Adyen refused or the card scheme rejected, when the item gives no reason. */
+    static final String CAPTURE_FAILED = "capture_failed";
+
+    /** Why an automatic payment FAILS when Adyen reports its authorisation cancelled (not our cancel by reference). */
+    static final String CANCELLED = "cancelled";
+
+    /** Why it FAILS when Adyen reports that its authorisation lapsed before it was captured. */
+    static final String AUTHORIZATION_EXPIRED = "authorization_expired";
 
     /** What Adyen's confirmed cancel means for the attempt: nothing was taken. */
     static final String CONFIRMED_NOTHING_TAKEN = ConnectorNotification.CONFIRMED_NOTHING_TAKEN;
@@ -186,20 +204,45 @@ public class AdyenWebhooks {
         return switch (event) {
             case "AUTHORISATION" -> item.getMerchantReference() == null ? null
                     : new ConnectorNotification(receiptId, event, paymentId(item), attempt(item),
-                            item.getPspReference(), success ? GatewayStatus.SUCCEEDED : GatewayStatus.FAILED, amount,
+                            item.getPspReference(), success ? authorised(item) : GatewayStatus.FAILED, amount,
                             currency, success ? null : reason(item, "Refused"), null);
-            case "TECHNICAL_CANCEL", "CANCELLATION" -> {
+            case "CAPTURE" -> modification(item, receiptId, amount, currency,
+                    success ? GatewayStatus.SUCCEEDED : GatewayStatus.CAPTURE_FAILED,
+                    success ? null : reason(item, CAPTURE_FAILED));
+            case "CAPTURE_FAILED" -> {
+                if (!success) {
+                    log.warn("Adyen CAPTURE_FAILED pspReference {} for payment {} has success=false; nothing applied",
+                            item.getPspReference(), item.getMerchantReference());
+                    yield null;
+                }
+                yield modification(item, receiptId, amount, currency, GatewayStatus.CAPTURE_FAILED,
+                        reason(item, CAPTURE_FAILED));
+            }
+            case "CANCELLATION", "EXPIRE" -> {
+                if (!success) {
+                    log.warn("Adyen {} pspReference {} for payment {} was not successful ({}): the authorisation is"
+                            + " still held, or was captured; nothing applied", event, item.getPspReference(),
+                            item.getMerchantReference(), item.getReason());
+                    yield null;
+                }
+                // The hold was released (by our cancel, in the Customer Area, or because it lapsed): applied like a
+                // cancel; an automatic payment's attempt that Adyen cancelled before it took money FAILS.
+                yield modification(item, receiptId, amount, currency, GatewayStatus.CANCELLED,
+                        event.equals("EXPIRE") ? AUTHORIZATION_EXPIRED : CANCELLED);
+            }
+            case "TECHNICAL_CANCEL" -> {
                 if (!success) {
                     log.warn("Adyen {} pspReference {} for payment {} was not successful ({}): the authorisation is"
                             + " still held (captured?); nothing applied", event, item.getPspReference(),
                             item.getMerchantReference(), item.getReason());
                     yield null;
                 }
-                // The payment's own pspReference when Adyen held one (originalReference), else the cancel's.
-                String charge = item.getOriginalReference() != null && !item.getOriginalReference().isBlank()
-                        ? item.getOriginalReference() : item.getPspReference();
-                yield new ConnectorNotification(receiptId, event, paymentId(item), attempt(item), charge,
-                        GatewayStatus.FAILED, amount, currency, CONFIRMED_NOTHING_TAKEN, null);
+                // Adyen's answer to our cancel by reference: nothing is held for the payment any more. CANCELLED with
+                // the reason "confirmed: nothing was taken": a manual payment ends CANCELLED, an automatic one (the
+                // give-up's cancel) FAILED gateway_unreachable. The payment's own pspReference when Adyen held one
+                // (originalReference), else the cancel's.
+                yield new ConnectorNotification(receiptId, event, paymentId(item), attempt(item), charge(item),
+                        GatewayStatus.CANCELLED, amount, currency, CONFIRMED_NOTHING_TAKEN, null);
             }
             case "REFUND", "CANCEL_OR_REFUND" -> ourRefund(item) == null ? null
                     : new ConnectorNotification(receiptId, event, null, null, item.getPspReference(),
@@ -223,6 +266,52 @@ public class AdyenWebhooks {
         };
     }
 
+    /**
+     * A modification of the payment (capture, cancellation, expiry): about the payment's pspReference
+     * (`originalReference`); Adyen's modification notifications carry no `/payments` metadata, so the payment and the
+     * attempt come from our own modification reference when `merchantReference` is one ({@link #ourReference}).
+     */
+    private static ConnectorNotification modification(NotificationRequestItem item, String receiptId, long amount,
+                                                      String currency, GatewayStatus status,
+                                                      @Nullable String failureReason) {
+        return new ConnectorNotification(receiptId, item.getEventCode(), paymentId(item), attempt(item), charge(item),
+                status, amount, currency, failureReason, null);
+    }
+
+    /** The payment's own pspReference: `originalReference` of a modification, else the item's pspReference. */
+    private static String charge(NotificationRequestItem item) {
+        return item.getOriginalReference() != null && !item.getOriginalReference().isBlank()
+                ? item.getOriginalReference() : item.getPspReference();
+    }
+
+    /** AUTHORISATION success: a hold when the submit said it waits for a capture (metadata.captureMethod). */
+    private static GatewayStatus authorised(NotificationRequestItem item) {
+        return CaptureMethod.MANUAL.value().equals(additional(item).get(CAPTURE_METHOD)) ? GatewayStatus.AUTHORIZED
+                : GatewayStatus.SUCCEEDED;
+    }
+
+    /**
+     * The payment id and attempt key a modification reference of ours starts with: the attempt's key (`pay_…` for
+     * attempt 1, `pay_…-attempt-N`) followed by `-capture-<n>` or `-cancel`; null for any other reference.
+     */
+    static @Nullable AttemptKey ourReference(@Nullable String reference) {
+        if (reference == null) {
+            return null;
+        }
+        java.util.regex.Matcher matcher = MODIFICATION_REFERENCE.matcher(reference);
+        if (!matcher.matches()) {
+            return null;
+        }
+        return new AttemptKey(matcher.group(1), matcher.group(2) == null ? 1 : Integer.parseInt(matcher.group(2)));
+    }
+
+    record AttemptKey(String paymentId, int attempt) {
+    }
+
+    private static final java.util.regex.Pattern MODIFICATION_REFERENCE =
+            java.util.regex.Pattern.compile(
+                    "(pay_[A-Za-z0-9]+)(?:-attempt-([1-9][0-9]{0,8}))?-(?:capture-[1-9][0-9]*|cancel)");
+
     /** Our refund id when the item's merchantReference is one (the `reference` our refund or reversal carried). */
     private static @Nullable String ourRefund(NotificationRequestItem item) {
         String reference = item.getMerchantReference();
@@ -231,13 +320,18 @@ public class AdyenWebhooks {
 
     private static String paymentId(NotificationRequestItem item) {
         String named = additional(item).get(PAYMENT_ID);
-        return named != null && !named.isBlank() ? named : item.getMerchantReference();
+        if (named != null && !named.isBlank()) {
+            return named;
+        }
+        AttemptKey ours = ourReference(item.getMerchantReference());
+        return ours != null ? ours.paymentId() : item.getMerchantReference();
     }
 
     private static @Nullable Integer attempt(NotificationRequestItem item) {
         String named = additional(item).get(ATTEMPT);
         if (named == null) {
-            return null;
+            AttemptKey ours = ourReference(item.getMerchantReference());
+            return ours != null ? ours.attempt() : null;
         }
         try {
             int attempt = Integer.parseInt(named.trim());

@@ -25,6 +25,9 @@ import reactor.core.publisher.Mono;
 @Controller
 public class ConsoleActionController {
 
+    private static final String REASON_RULE = "The reason must be at most 200 characters, without control"
+            + " characters.";
+
     private final ConsoleActions actions;
     private final ConsoleReadModel reads;
 
@@ -58,11 +61,40 @@ public class ConsoleActionController {
                 }
             }
             String reason = trimmed(form.getFirst("reason"));
-            if (reason != null && (reason.length() > 200 || reason.chars().anyMatch(Character::isISOControl))) {
-                return Mono.just(new ActionResult(ActionResult.Kind.REFUSED,
-                        "The reason must be at most 200 characters, without control characters."));
+            if (!acceptableReason(reason)) {
+                return Mono.just(new ActionResult(ActionResult.Kind.REFUSED, REASON_RULE));
             }
             return actions.refund(user, merchant, paymentId, amount, reason, form.getFirst("actionKey"));
+        });
+    }
+
+    @PostMapping("/console/payments/{paymentId}/capture")
+    public Mono<Rendering> capture(@AuthenticationPrincipal ConsoleUser user, @PathVariable String paymentId,
+                                   ServerWebExchange exchange) {
+        return onPayment(user, paymentId, exchange, form -> merchant -> {
+            String amountText = trimmed(form.getFirst("amount"));
+            Long amount = null;
+            if (amountText != null) {
+                amount = wholeNumber(amountText);
+                if (amount == null) {
+                    return Mono.just(new ActionResult(ActionResult.Kind.REFUSED,
+                            "The capture amount must be a whole number of at least 1 (in the currency's minor unit),"
+                                    + " at most what the payment holds."));
+                }
+            }
+            return actions.capture(user, merchant, paymentId, amount, form.getFirst("actionKey"));
+        });
+    }
+
+    @PostMapping("/console/payments/{paymentId}/cancel")
+    public Mono<Rendering> cancel(@AuthenticationPrincipal ConsoleUser user, @PathVariable String paymentId,
+                                  ServerWebExchange exchange) {
+        return onPayment(user, paymentId, exchange, form -> merchant -> {
+            String reason = trimmed(form.getFirst("reason"));
+            if (!acceptableReason(reason)) {
+                return Mono.just(new ActionResult(ActionResult.Kind.REFUSED, REASON_RULE));
+            }
+            return actions.cancel(user, merchant, paymentId, reason, form.getFirst("actionKey"));
         });
     }
 
@@ -111,6 +143,19 @@ public class ConsoleActionController {
         return act.apply(merchant)
                 .flatMap(result -> ConsoleModel.leaveNotice(exchange, result))
                 .thenReturn(Rendering.redirectTo(URI.create(back).toString()).status(HttpStatus.SEE_OTHER).build());
+    }
+
+    private static boolean acceptableReason(@Nullable String reason) {
+        return reason == null || (reason.length() <= 200 && reason.chars().noneMatch(Character::isISOControl));
+    }
+
+    /** A positive whole number, or null for anything else (a fraction, a sign, letters, too many digits). */
+    private static @Nullable Long wholeNumber(String text) {
+        if (!text.matches("[0-9]{1,18}")) {
+            return null;
+        }
+        long value = Long.parseLong(text);
+        return value >= 1 ? value : null;
     }
 
     private static @Nullable String trimmed(@Nullable String value) {

@@ -33,6 +33,7 @@ public class ConsolePageController {
 
     static final int PAGE_SIZE = 25;
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]{1,255}");
+    private static final List<String> PAYMENT_ACTIONS = List.of("retry", "refund", "capture", "cancel");
     static final List<String> STATUSES = Arrays.stream(PaymentStatus.values()).map(Enum::name).toList();
 
     private final ConsoleReadModel reads;
@@ -142,19 +143,20 @@ public class ConsolePageController {
                 .switchIfEmpty(Mono.fromSupplier(() -> notFound("payment " + paymentId)));
     }
 
-    /** Step one of retry and refund: what will happen, and a form with a fresh action key to confirm it. */
+    /** Step one of retry, refund, capture and cancel: what will happen, and a form with a fresh action key to confirm it. */
     @GetMapping("/console/payments/{paymentId}/confirm")
     public Mono<Rendering> confirmPaymentAction(@AuthenticationPrincipal ConsoleUser user,
                                                 @PathVariable String paymentId, @RequestParam String action,
                                                 @RequestParam(required = false) String amount,
                                                 @RequestParam(required = false) String reason) {
-        if (!action.equals("retry") && !action.equals("refund")) {
+        if (!PAYMENT_ACTIONS.contains(action)) {
             return Mono.just(notFound("action " + action));
         }
         return reads.dossier(user.scope(), paymentId).map(dossier -> Rendering.view("console/confirm")
                         .modelAttribute("action", action)
                         .modelAttribute("p", dossier.payment().payment())
                         .modelAttribute("refundable", dossier.refundable())
+                        .modelAttribute("capturable", dossier.capturable())
                         .modelAttribute("amount", blank(amount).trim())
                         .modelAttribute("reason", blank(reason).trim())
                         .modelAttribute("actionKey", ConsoleActions.newActionKey())

@@ -49,7 +49,7 @@ public final class LifecycleDiagram {
         this.title = title;
         this.transitions = List.copyOf(transitions);
         this.layout = DiagramLayout.of(this.transitions);
-        EdgeRouting routing = new EdgeRouting(layout);
+        EdgeRouting routing = new EdgeRouting(layout, this.transitions);
         this.shapes = this.transitions.stream().map(routing::route).toList();
         this.lowestEdge = routing.lowestPoint();
     }

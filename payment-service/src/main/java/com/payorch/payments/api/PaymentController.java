@@ -20,12 +20,14 @@ import com.payorch.web.Detached;
 import com.payorch.web.Pagination;
 import com.payorch.web.RequestBodies;
 import com.payorch.web.StrictJson;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -48,11 +50,13 @@ public class PaymentController {
     private final IdempotentPaymentFlow flow;
     private final PaymentQueries payments;
     private final PaymentView view;
+    private final HoldRequestParser holdParser;
 
     public PaymentController(StrictJson json, PaymentRequestParser parser, IdempotentPaymentFlow flow,
-                             PaymentQueries payments, PaymentView view) {
+                             PaymentQueries payments, PaymentView view, HoldRequestParser holdParser) {
         this.json = json;
         this.parser = parser;
+        this.holdParser = holdParser;
         this.flow = flow;
         this.payments = payments;
         this.view = view;
@@ -78,10 +82,44 @@ public class PaymentController {
         String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
         List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);
         return RequestBodies.read(exchange).flatMap(bytes -> {
-            JsonNode body = bytes.length == 0 ? json.parse("{}".getBytes()) : json.parse(bytes);
+            JsonNode body = bodyOrEmptyObject(bytes);
             parser.requireEmptyObject(body);
             IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
             return Detached.run(flow.retry(request, paymentId, payment -> requireVersion(payment, ifMatch),
+                    response(200, false)));
+        }).map(PaymentController::toResponse);
+    }
+
+    /** Captures an AUTHORIZED hold, all of it or `amount` of it (the rest is released). */
+    @PostMapping("/v1/payments/{paymentId}/capture")
+    public Mono<ResponseEntity<byte[]>> capture(@PathVariable String paymentId, ServerWebExchange exchange,
+                                                Principal principal) {
+        String merchantId = principal.getName();
+        HttpHeaders headers = exchange.getRequest().getHeaders();
+        String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
+        List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);
+        return RequestBodies.read(exchange).flatMap(bytes -> {
+            JsonNode body = bodyOrEmptyObject(bytes);
+            Long amount = holdParser.parseCapture(body);
+            IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
+            return Detached.run(flow.capture(request, paymentId, amount, payment -> requireVersion(payment, ifMatch),
+                    response(200, false)));
+        }).map(PaymentController::toResponse);
+    }
+
+    /** Releases a hold (AUTHORIZED, or a manual payment not authorised yet); CANCELLED once the connector confirms. */
+    @PostMapping("/v1/payments/{paymentId}/cancel")
+    public Mono<ResponseEntity<byte[]>> cancel(@PathVariable String paymentId, ServerWebExchange exchange,
+                                               Principal principal) {
+        String merchantId = principal.getName();
+        HttpHeaders headers = exchange.getRequest().getHeaders();
+        String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
+        List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);
+        return RequestBodies.read(exchange).flatMap(bytes -> {
+            JsonNode body = bodyOrEmptyObject(bytes);
+            String reason = holdParser.parseCancel(body);
+            IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
+            return Detached.run(flow.cancel(request, paymentId, reason, payment -> requireVersion(payment, ifMatch),
                     response(200, false)));
         }).map(PaymentController::toResponse);
     }
@@ -110,8 +148,9 @@ public class PaymentController {
         }
         PaymentStatus statusFilter = status == null ? null : Arrays.stream(PaymentStatus.values())
                 .filter(s -> s.name().equals(status)).findFirst()
-                .orElseThrow(() -> ApiProblem.invalidRequest("Query parameter 'status' must be one of PENDING,"
-                        + " PROCESSING, COMPLETED, FAILED."));
+                .orElseThrow(() -> ApiProblem.invalidRequest("Query parameter 'status' must be one of "
+                        + Arrays.stream(PaymentStatus.values()).map(Enum::name).collect(Collectors.joining(", "))
+                        + "."));
         PaymentFilter filter = new PaymentFilter(bookingId, statusFilter,
                 Pagination.timestamp("createdAfter", createdAfter), Pagination.timestamp("createdBefore", createdBefore));
         PageRequest page = Pagination.request(limit, startingAfter);
@@ -131,6 +170,11 @@ public class PaymentController {
             headers.put("ETag", PaymentView.etag(found.payment()));
             return new StoredResponse(status, headers, view.render(found), false);
         };
+    }
+
+    /** An empty body is `{}`: it is fingerprinted as `{}` too, so the two are the same request. */
+    private JsonNode bodyOrEmptyObject(byte[] bytes) {
+        return json.parse(bytes.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : bytes);
     }
 
     private IdempotentRequest idempotentRequest(ServerWebExchange exchange, String merchantId, String key,

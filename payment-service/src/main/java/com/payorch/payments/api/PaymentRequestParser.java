@@ -1,5 +1,6 @@
 package com.payorch.payments.api;
 
+import com.payorch.gateway.CaptureMethod;
 import com.payorch.payments.NewPayment;
 
 import com.payorch.support.Text;
@@ -28,7 +29,8 @@ import tools.jackson.databind.JsonNode;
 public class PaymentRequestParser {
 
     static final Set<String> CREATE_FIELDS =
-            Set.of("bookingId", "amount", "currency", "paymentMethod", "customerEmail", "description", "metadata");
+            Set.of("bookingId", "amount", "currency", "paymentMethod", "customerEmail", "description", "metadata",
+                    "captureMethod");
     static final int MAX_METADATA_KEYS = 20;
     static final int MAX_METADATA_VALUE = 500;
     static final java.util.regex.Pattern METADATA_KEY = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,40}");
@@ -76,8 +78,18 @@ public class PaymentRequestParser {
         if (fields.description() != null && fields.description().codePointCount(0, fields.description().length()) > 500) {
             throw ApiProblem.invalidRequest("Field 'description' must be at most 500 characters.");
         }
+        CaptureMethod captureMethod = captureMethod(text(body, "captureMethod"));
         return new NewPayment(fields.bookingId(), fields.amount(), fields.currency(), fields.paymentMethod(),
-                fields.customerEmail(), fields.description(), metadata(body.get("metadata")));
+                fields.customerEmail(), fields.description(), metadata(body.get("metadata")), captureMethod);
+    }
+
+    /** Optional `captureMethod`: `automatic` (absent or null: the default) or `manual` (a hold), nothing else. */
+    private static CaptureMethod captureMethod(String value) {
+        if (value == null) {
+            return CaptureMethod.AUTOMATIC;
+        }
+        return CaptureMethod.fromValue(value).orElseThrow(() -> ApiProblem.invalidRequest(
+                "Field 'captureMethod' must be \"automatic\" or \"manual\"."));
     }
 
     /**
@@ -120,7 +132,6 @@ public class PaymentRequestParser {
         return values;
     }
 
-    /** The retry endpoint takes no parameters: an empty body or `{}`. */
     /** A refund request: `amount` (optional, integer >= 1) and `reason` (optional, at most 200 characters). */
     public record RefundFields(Long amount, String reason) {
     }
@@ -145,26 +156,27 @@ public class PaymentRequestParser {
         return new RefundFields(amount, reason);
     }
 
+    /** The retry endpoint takes no parameters: an empty body or `{}`. */
     public void requireEmptyObject(JsonNode body) {
         requireObject(body);
         rejectUnknownMembers(body, Set.of());
     }
 
     /** Control characters are refused before anything is stored (PostgreSQL cannot even store U+0000 as text). */
-    private static void requireCleanText(String field, String value, boolean freeText) {
+    static void requireCleanText(String field, String value, boolean freeText) {
         if (value != null && !Text.isClean(value, freeText)) {
             throw ApiProblem.invalidRequest("Field '" + field + "' must not contain control characters"
                     + (freeText ? " other than tab and newline" : "") + " (such as U+0000) or unpaired surrogates.");
         }
     }
 
-    private static void requireObject(JsonNode body) {
+    static void requireObject(JsonNode body) {
         if (!body.isObject()) {
             throw ApiProblem.invalidRequest("The request body must be a JSON object.");
         }
     }
 
-    private static void rejectUnknownMembers(JsonNode body, Set<String> known) {
+    static void rejectUnknownMembers(JsonNode body, Set<String> known) {
         for (String name : body.propertyNames()) {
             if (!known.contains(name)) {
                 throw ApiProblem.invalidRequest("Unknown field '" + Text.printable(name) + "'.");
@@ -172,7 +184,7 @@ public class PaymentRequestParser {
         }
     }
 
-    private static String text(JsonNode body, String field) {
+    static String text(JsonNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull()) {
             return null;
@@ -183,7 +195,7 @@ public class PaymentRequestParser {
         return value.textValue();
     }
 
-    private static Long integer(JsonNode body, String field) {
+    static Long integer(JsonNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull()) {
             return null;

@@ -1,9 +1,11 @@
 package com.payorch.payments.api;
 
 import com.payorch.payments.Attempt;
+import com.payorch.payments.Hold;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentWithHistory;
 import com.payorch.payments.PaymentTransition;
+import com.payorch.statemachine.PaymentStatus;
 
 import tools.jackson.databind.ObjectMapper;
 import com.payorch.support.Timestamps;
@@ -27,8 +29,10 @@ public class PaymentView {
 
     record Resource(String id, String bookingId, long amount, String currency, String status, long version,
                     String paymentMethod, String failureReason, int attempt, String connector,
-                    String connectorReference, List<AttemptEntry> attempts, long amountRefunded, String createdAt,
-                    String updatedAt, Map<String, String> metadata, List<HistoryEntry> history) {
+                    String connectorReference, List<AttemptEntry> attempts, long amountRefunded,
+                    String captureMethod, long amountCapturable, long amountCaptured, String authorizationExpiresAt,
+                    String cancelRequestedAt, String createdAt, String updatedAt, Map<String, String> metadata,
+                    List<HistoryEntry> history) {
     }
 
     private final ObjectMapper objectMapper;
@@ -39,10 +43,15 @@ public class PaymentView {
 
     public Resource resource(PaymentWithHistory found) {
         Payment payment = found.payment();
+        Hold hold = payment.hold();
+        boolean authorized = payment.status() == PaymentStatus.AUTHORIZED;
         return new Resource(payment.id(), payment.bookingId(), payment.amount(), payment.currency(),
                 payment.status().name(), payment.version(), payment.paymentMethod(), payment.failureReason(),
                 payment.attempt(), payment.connector(), found.currentAttempt().reference(),
                 found.attempts().stream().map(PaymentView::entry).toList(), payment.amountRefunded(),
+                hold.captureMethod().value(), amountCapturable(payment), hold.amountCaptured(),
+                authorized && hold.expiresAt() != null ? Timestamps.format(hold.expiresAt()) : null,
+                hold.cancelRequestedAt() == null ? null : Timestamps.format(hold.cancelRequestedAt()),
                 Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),
                 new TreeMap<>(payment.metadata()), found.history().stream().map(PaymentView::entry).toList());
     }
@@ -54,6 +63,14 @@ public class PaymentView {
     /** A page of payments: `{"data": […], "has_more": …}`. */
     public byte[] renderPage(Page<PaymentWithHistory> page) {
         return json(Pagination.body(page.map(this::resource)));
+    }
+
+    /**
+     * What a capture may take now: the whole amount of an AUTHORIZED hold, none otherwise; none either once a cancel
+     * was recorded, since no capture may follow it.
+     */
+    static long amountCapturable(Payment payment) {
+        return payment.status() == PaymentStatus.AUTHORIZED && !payment.hold().cancelRequested() ? payment.amount() : 0;
     }
 
     public static String etag(Payment payment) {

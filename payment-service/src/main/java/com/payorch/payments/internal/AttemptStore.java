@@ -81,6 +81,23 @@ public class AttemptStore {
                 .then();
     }
 
+    /**
+     * Records why a hold needs a person on the payment's current attempt, only while the payment is still at
+     * {@code version} (a capture or cancel that settled meanwhile is not marked); the next transition clears it.
+     */
+    public Mono<Void> holdNeedsAttention(String paymentId, long version, String reason) {
+        return db.sql("""
+                        update payment_attempts a
+                        set attention_reason = :reason, attention_since = coalesce(a.attention_since, now())
+                        from payments p
+                        where p.id = :payment and p.version = :version and a.payment_id = p.id
+                          and a.number = p.attempt""")
+                .bind("reason", reason)
+                .bind("payment", paymentId)
+                .bind("version", version)
+                .then();
+    }
+
     /** The unsettled attempt of the payment at {@code connector} whose attention reason is {@code reason}, if any. */
     public Mono<Integer> unsettledAttemptWithAttention(String paymentId, String connector, String reason) {
         return db.sql("""

@@ -1,9 +1,12 @@
 package com.payorch.web.openapi;
 
 import com.payorch.events.EventType;
+import com.payorch.gateway.CaptureMethod;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.SignatureFailure;
 import com.payorch.gateway.WebhookEndpointDescription;
+import com.payorch.statemachine.PaymentEvent;
+import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ProblemCode;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -63,7 +66,7 @@ public class ApiDescription implements OpenApiCustomizer {
 
     @Override
     public void customise(OpenAPI openApi) {
-        openApi.info(new Info().title("Payment orchestration service").version("v2")
+        openApi.info(new Info().title("Payment orchestration service").version("v3")
                 .description("Payments for bookings, charged at most once, with their life cycle, events and merchant"
                         + " webhooks. Every error is an RFC 9457 problem (`application/problem+json`) with a stable"
                         + " `code`. The contract in words: docs/api.md."));
@@ -87,7 +90,8 @@ public class ApiDescription implements OpenApiCustomizer {
                 List.of("type", "title", "status", "detail", "code")));
         schemas.put("HistoryEntry", object(ordered(
                         "from", nullable(status()), "to", status(),
-                        "event", string("the state machine event")._enum(List.of("CREATE", "SUBMIT", "SUCCEED", "FAIL", "RETRY")),
+                        "event", string("the state machine event")._enum(Arrays.stream(PaymentEvent.values())
+                                .map(Enum::name).toList()),
                         "source", string(null)._enum(List.of("api", "webhook", "recovery", "reconciler")),
                         "sourceId", nullable(string("idempotency key or webhook id")), "at", timestamp()),
                 List.of("from", "to", "event", "source", "sourceId", "at")));
@@ -95,7 +99,8 @@ public class ApiDescription implements OpenApiCustomizer {
                         "number", integer("1 for the first submission, one more per retry"),
                         "connector", string("where the attempt went, e.g. `sandbox`"),
                         "reference", nullable(string("the connector's id of the charge, e.g. `ch_…`")),
-                        "status", string(null)._enum(List.of("PENDING", "PROCESSING", "SUCCEEDED", "FAILED")),
+                        "status", string(null)._enum(List.of("PENDING", "PROCESSING", "AUTHORIZED", "SUCCEEDED",
+                                "FAILED", "CANCELLED")),
                         "failureReason", nullable(string(null)), "createdAt", timestamp()),
                 List.of("number", "connector", "reference", "status", "failureReason", "createdAt")));
         schemas.put("Metadata", new MapSchema().additionalProperties(new StringSchema().maxLength(500))
@@ -110,11 +115,20 @@ public class ApiDescription implements OpenApiCustomizer {
                         "connectorReference", nullable(string("the current attempt's reference")),
                         "attempts", new ArraySchema().items(ref("Attempt")),
                         "amountRefunded", long64("the sum of the payment's SUCCEEDED refunds"),
+                        "captureMethod", captureMethod(),
+                        "amountCapturable", long64("what a capture may take now: the amount while AUTHORIZED (and no"
+                                + " cancel recorded), else 0"),
+                        "amountCaptured", long64("the money taken: the captured part of a hold, the whole amount of"
+                                + " a COMPLETED automatic payment; refunds are limited by it"),
+                        "authorizationExpiresAt", nullable(timestamp("when the hold lapses; only while AUTHORIZED")),
+                        "cancelRequestedAt", nullable(timestamp("when a cancel was accepted; the payment becomes"
+                                + " CANCELLED once the connector confirms the release")),
                         "createdAt", timestamp(), "updatedAt", timestamp(), "metadata", ref("Metadata"),
                         "history", new ArraySchema().items(ref("HistoryEntry"))),
                 List.of("id", "bookingId", "amount", "currency", "status", "version", "paymentMethod", "failureReason",
-                        "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "createdAt",
-                        "updatedAt", "metadata", "history")));
+                        "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "captureMethod",
+                        "amountCapturable", "amountCaptured", "authorizationExpiresAt", "cancelRequestedAt",
+                        "createdAt", "updatedAt", "metadata", "history")));
         schemas.get("Payment").example(payment());
         schemas.put("PaymentList", page("Payment"));
         Schema<?> create = object(ordered(
@@ -125,13 +139,32 @@ public class ApiDescription implements OpenApiCustomizer {
                         "paymentMethod", new StringSchema().minLength(1).maxLength(64).description("a gateway token, e.g. `pm_card_ok`"),
                         "customerEmail", new StringSchema().format("email").maxLength(254),
                         "description", new StringSchema().maxLength(500),
-                        "metadata", ref("Metadata")),
+                        "metadata", ref("Metadata"),
+                        "captureMethod", captureMethod().description("`automatic` (default): charged at once;"
+                                + " `manual`: only authorised (a hold), captured or cancelled later")),
                 List.of("bookingId", "amount", "currency", "paymentMethod"));
         create.additionalProperties(false);
         create.example(Map.of("bookingId", "bk_1001", "amount", 12000, "currency", "JPY", "paymentMethod", "pm_card_ok",
                 "customerEmail", "guest@example.com", "description", "Room 101, 2 nights",
                 "metadata", Map.of("orderId", "1001")));
         schemas.put("NewPayment", create);
+        Schema<?> capture = object(ordered(
+                        "amount", new IntegerSchema().format("int64").minimum(BigDecimal.ONE)
+                                .maximum(new BigDecimal("100000000000"))
+                                .description("at most `amountCapturable`; default: all of it. Less is a partial"
+                                        + " capture: the rest is released")),
+                List.of());
+        capture.additionalProperties(false);
+        capture.example(Map.of("amount", 8000));
+        capture.description("`{}`, `{\"amount\": n}` or no body");
+        schemas.put("Capture", capture);
+        Schema<?> cancel = object(ordered(
+                        "reason", new StringSchema().maxLength(200).description("no control characters")),
+                List.of());
+        cancel.additionalProperties(false);
+        cancel.example(Map.of("reason", "guest_cancelled"));
+        cancel.description("`{}`, `{\"reason\": \"…\"}` or no body");
+        schemas.put("Cancel", cancel);
         schemas.put("EmptyObject", new ObjectSchema().additionalProperties(false).description("`{}` (or no body)"));
         schemas.put("Booking", object(ordered(
                         "id", string(null),
@@ -189,16 +222,25 @@ public class ApiDescription implements OpenApiCustomizer {
         schemas.put("SandboxCharge", object(ordered(
                         "id", string("`ch_…`"), "paymentId", string(null), "attempt", integer(null),
                         "amount", long64(null), "currency", string(null),
-                        "status", string(null)._enum(List.of("processing", "succeeded", "failed")),
-                        "failureReason", nullable(string("e.g. `card_declined`"))),
+                        "status", string("a hold (`captureMethod` `manual`) is `authorized` when it settles, then"
+                                + " `capturing`, `succeeded` or `capture_failed`, or `cancelled`")._enum(List.of(
+                                "processing", "authorized", "capturing", "capture_failed", "succeeded", "failed",
+                                "cancelled")),
+                        "failureReason", nullable(string("e.g. `card_declined`")),
+                        "captureMethod", captureMethod(),
+                        "captures", integer("how many captures of the hold were requested"),
+                        "amountCaptured", nullable(long64("what a capture of the hold took, once it settled"))),
                 List.of("id", "paymentId", "attempt", "amount", "currency", "status", "failureReason")));
         Schema<?> charges = object(ordered("data", new ArraySchema().items(ref("SandboxCharge"))), List.of("data"));
         schemas.put("SandboxChargeList", charges);
         schemas.put("SandboxWebhook", object(ordered(
-                        "type", string(null)._enum(List.of("payment.processing", "payment.succeeded", "payment.failed")),
+                        "type", string(null)._enum(List.of("payment.processing", "payment.succeeded", "payment.failed",
+                                "payment.authorized", "payment.captured", "payment.capture_failed",
+                                "payment.cancelled")),
                         "data", object(ordered("paymentId", string(null), "chargeId", string("`ch_…`, required"),
                                         "amount", long64(null), "currency", string(null),
-                                        "failureReason", string("on payment.failed")),
+                                        "failureReason", string("on payment.failed and"
+                                                + " payment.capture_failed")),
                                 List.of("paymentId", "chargeId", "amount", "currency"))),
                 List.of("type", "data")));
         schemas.put("WebhookAnswer", object(ordered("status", string(null)._enum(
@@ -259,9 +301,7 @@ public class ApiDescription implements OpenApiCustomizer {
                         "Idempotent with `Idempotency-Key`; `If-Match` makes it conditional on the version.")
                         .addParametersItem(path("paymentId", "`pay_…`"))
                         .addParametersItem(idempotencyKey())
-                        .addParametersItem(new HeaderParameter().name("If-Match").required(false)
-                                .description("`\"<version>\"`: 412 unless it is the current version (strong comparison)")
-                                .schema(new StringSchema()))
+                        .addParametersItem(ifMatch())
                         .requestBody(body("EmptyObject", false))
                         .responses(responses(true)
                                 .addApiResponse("200", json("The payment, PENDING again or already PROCESSING", "Payment")
@@ -276,6 +316,56 @@ public class ApiDescription implements OpenApiCustomizer {
                                         ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
                                 .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
                                 .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+        paths.addPathItem("/v1/payments/{paymentId}/capture", new PathItem()
+                .post(op("capturePayment", "Capture an AUTHORIZED hold, in full or in part",
+                        "Idempotent with `Idempotency-Key`; `If-Match` makes it conditional on the version. The"
+                                + " capture is recorded (CAPTURING) before the connector hears of it, under its own"
+                                + " connector key (`<attempt key>-capture-<n>`); COMPLETED once the connector"
+                                + " confirms. A partial capture releases the rest. A refused request stores nothing.")
+                        .addParametersItem(path("paymentId", "`pay_…`"))
+                        .addParametersItem(idempotencyKey())
+                        .addParametersItem(ifMatch())
+                        .requestBody(body("Capture", false))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("The payment, CAPTURING or already COMPLETED", "Payment")
+                                        .addHeaderObject("ETag", header("`\"<version>\"`"))
+                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
+                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
+                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                                .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
+                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
+                                .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
+                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+        paths.addPathItem("/v1/payments/{paymentId}/cancel", new PathItem()
+                .post(op("cancelPayment", "Release a hold: an AUTHORIZED payment, or a manual one not authorised yet",
+                        "Idempotent with `Idempotency-Key`; `If-Match` makes it conditional on the version. The"
+                                + " cancel is recorded (`cancelRequestedAt`; no capture may follow) before the"
+                                + " connector hears of it, under its own connector key (`<attempt key>-cancel`);"
+                                + " the payment is CANCELLED once the connector confirms, and its booking cancelled"
+                                + " if the hold had activated it. COMPLETED or automatic: 409 (refund instead).")
+                        .addParametersItem(path("paymentId", "`pay_…`"))
+                        .addParametersItem(idempotencyKey())
+                        .addParametersItem(ifMatch())
+                        .requestBody(body("Cancel", false))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("The payment: CANCELLED, or still in its status with"
+                                        + " `cancelRequestedAt` set until the connector confirms", "Payment")
+                                        .addHeaderObject("ETag", header("`\"<version>\"`"))
+                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
+                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
+                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                                .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
+                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
+                                .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
                                 .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
                                 .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         paths.addPathItem("/v1/payments/{paymentId}/refunds", new PathItem()
@@ -406,7 +496,8 @@ public class ApiDescription implements OpenApiCustomizer {
                 "attempt", 1, "connector", "sandbox", "connectorReference", "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ",
                 "attempts", List.of(ordered2("number", 1, "connector", "sandbox", "reference",
                         "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ", "status", "PROCESSING", "failureReason", null, "createdAt", at)),
-                "amountRefunded", 0, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
+                "amountRefunded", 0, "captureMethod", "automatic", "amountCapturable", 0, "amountCaptured", 0,
+                "authorizationExpiresAt", null, "cancelRequestedAt", null, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
                 "metadata", Map.of("orderId", "1001"), "history", history);
     }
 
@@ -477,6 +568,12 @@ public class ApiDescription implements OpenApiCustomizer {
                 .schema(new StringSchema().minLength(1).maxLength(255));
     }
 
+    private static Parameter ifMatch() {
+        return new HeaderParameter().name("If-Match").required(false)
+                .description("`\"<version>\"`: 412 unless it is the current version (strong comparison)")
+                .schema(new StringSchema());
+    }
+
     private static Parameter webhookHeader(String name) {
         return new HeaderParameter().name(name).required(true).schema(new StringSchema());
     }
@@ -531,11 +628,19 @@ public class ApiDescription implements OpenApiCustomizer {
     }
 
     private static Schema<?> status() {
-        return string(null)._enum(List.of("PENDING", "PROCESSING", "COMPLETED", "FAILED"));
+        return string(null)._enum(Arrays.stream(PaymentStatus.values()).map(Enum::name).toList());
+    }
+
+    private static StringSchema captureMethod() {
+        return string(null)._enum(Arrays.stream(CaptureMethod.values()).map(CaptureMethod::value).toList());
     }
 
     private static Schema<?> timestamp() {
         return new StringSchema().format("date-time");
+    }
+
+    private static Schema<?> timestamp(String description) {
+        return new StringSchema().format("date-time").description(description);
     }
 
     private static Schema<?> integer(String description) {

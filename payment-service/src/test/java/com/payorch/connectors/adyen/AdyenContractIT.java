@@ -105,6 +105,33 @@ class AdyenContractIT extends ConnectorContractTest {
     }
 
     @Override
+    protected boolean holds() {
+        return true;
+    }
+
+    @Override
+    protected long capturesAtTheFake(String paymentId) {
+        return ADYEN.capturesFor(paymentId).size();
+    }
+
+    @Override
+    protected long capturedAtTheFake(String paymentId) {
+        return AdyenCurrencies.UNITS.toIso(ADYEN.capturedFor(paymentId), currency()).orElseThrow();
+    }
+
+    @Override
+    protected long cancelsAtTheFake(String paymentId) {
+        return ADYEN.cancelsOfAnyKindFor(paymentId);
+    }
+
+    @Override
+    protected boolean armCaptureAnswerLost(String paymentId) {
+        List<Map<String, Object>> made = ADYEN.paymentsFor(paymentId);
+        ADYEN.loseNextCaptureAnswer((String) made.get(made.size() - 1).get("pspReference"));
+        return true;
+    }
+
+    @Override
     protected ChargeRequest arm(Failure failure, ChargeRequest request) {
         switch (failure) {
             case AMBIGUOUS_AFTER_CHARGE -> ADYEN.failNext(request.paymentMethod(),

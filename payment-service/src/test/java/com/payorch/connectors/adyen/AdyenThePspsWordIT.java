@@ -141,8 +141,10 @@ class AdyenThePspsWordIT {
                 .containsEntry("idempotencyKey", id + "-cancel");
         ConnectorNotification confirmed = sentByAdyen().get(0);
         assertThat(confirmed.type()).isEqualTo("TECHNICAL_CANCEL");
-        assertThat(confirmed.status()).isEqualTo(GatewayStatus.FAILED);
+        // Contract v3: reported CANCELLED "confirmed: nothing was taken"; the domain FAILS this automatic payment.
+        assertThat(confirmed.status()).isEqualTo(GatewayStatus.CANCELLED);
         assertThat(confirmed.failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(confirmed.confirmsNothingTaken()).isTrue();
         assertThat(confirmed.paymentId()).isEqualTo(id);
         assertThat(confirmed.attempt()).isEqualTo(1);
         assertThat(confirmed.reference()).isEqualTo(pending.reference());
@@ -157,6 +159,7 @@ class AdyenThePspsWordIT {
 
         ConnectorNotification confirmed = sentByAdyen().get(0);
         assertThat(confirmed.failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(confirmed.confirmsNothingTaken()).isTrue();
         assertThat(confirmed.paymentId()).isEqualTo(id);
     }
 

@@ -20,7 +20,8 @@ import org.springframework.http.HttpHeaders;
 /**
  * What {@link AdyenWebhooks} makes of Adyen's notification items (issue 22: findings 2, 4, 5 and 6 on the Adyen
  * side): the attempt from `additionalData.metadata.attempt`, amounts back in ISO units, a confirmed cancel as
- * FAILED `gateway_unreachable`, reversals and refund failures as refund outcomes, two HMAC keys during a rotation.
+ * "nothing was taken" (`gateway_unreachable`), holds (contract v3: a manual authorisation, captures, capture failures,
+ * cancellations, expiry), reversals and refund failures as refund outcomes, two HMAC keys during a rotation.
  */
 class AdyenWebhooksTest {
 
@@ -91,26 +92,119 @@ class AdyenWebhooksTest {
                 .containsExactly(5000L, 2790L, 12300L, 1000L, AdyenWebhooks.NO_ISO_AMOUNT);
     }
 
+    /**
+     * Contract v3 (holds): a TECHNICAL_CANCEL (the answer to our cancel by reference) is reported CANCELLED with the
+     * reason "confirmed: nothing was taken" (the domain FAILS an automatic payment `gateway_unreachable`, as before,
+     * and ends a manual one CANCELLED); a CANCELLATION (a hold released by pspReference) is CANCELLED `cancelled`.
+     */
     @Test
-    void aSuccessfulTechnicalCancelOrCancellationIsTheAttemptFailedWithNothingTaken() {
+    void aSuccessfulTechnicalCancelConfirmsNothingTakenAndACancellationIsTheHoldReleased() {
         Map<String, Object> technical = with(with(item("TECHNICAL_CANCEL", "8515208516304269", "pay_c", true, 1000,
                 "EUR"), "originalReference", "8313547924770610"), "additionalData",
                 Map.of("metadata.paymentId", "pay_c", "metadata.attempt", "3"));
-        Map<String, Object> cancellation = with(item("CANCELLATION", "8515208516304270", "pay_d", true, 1000, "EUR"),
-                "originalReference", "8313547924770611");
+        Map<String, Object> cancellation = with(item("CANCELLATION", "8515208516304270", "pay_d-cancel", true, 1000,
+                "EUR"), "originalReference", "8313547924770611");
 
         List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(technical, cancellation));
 
         assertThat(notifications).hasSize(2);
-        assertThat(notifications.get(0).status()).isEqualTo(GatewayStatus.FAILED);
+        assertThat(notifications.get(0).status()).isEqualTo(GatewayStatus.CANCELLED);
         assertThat(notifications.get(0).failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(notifications.get(0).confirmsNothingTaken()).isTrue();
         assertThat(notifications.get(0).attempt()).isEqualTo(3);
         assertThat(notifications.get(0).paymentId()).isEqualTo("pay_c");
         assertThat(notifications.get(0).reference()).as("the cancelled payment's pspReference")
                 .isEqualTo("8313547924770610");
         assertThat(notifications.get(0).refundId()).isNull();
-        assertThat(notifications.get(1).failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(notifications.get(1).status()).isEqualTo(GatewayStatus.CANCELLED);
+        assertThat(notifications.get(1).failureReason()).isEqualTo("cancelled");
+        assertThat(notifications.get(1).confirmsNothingTaken()).isFalse();
         assertThat(notifications.get(1).reference()).isEqualTo("8313547924770611");
+        assertThat(notifications.get(1).paymentId()).as("from our cancel's reference").isEqualTo("pay_d");
+        assertThat(notifications.get(1).attempt()).isEqualTo(1);
+    }
+
+    @Test
+    void anAuthorisationOfAManualCaptureIsAHoldAndOneWithoutTheMarkIsACharge() {
+        Map<String, Object> held = with(item("AUTHORISATION", "8815000000000020", "pay_m", true, 1000, "EUR"),
+                "additionalData", Map.of("metadata.paymentId", "pay_m", "metadata.attempt", "1",
+                        "metadata.captureMethod", "manual"));
+        Map<String, Object> charged = with(item("AUTHORISATION", "8815000000000021", "pay_n", true, 1000, "EUR"),
+                "additionalData", Map.of("metadata.paymentId", "pay_n", "metadata.attempt", "1"));
+        Map<String, Object> refused = with(with(item("AUTHORISATION", "8815000000000022", "pay_o", false, 1000, "EUR"),
+                "additionalData", Map.of("metadata.captureMethod", "manual")), "reason", "Refused");
+
+        List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(held, charged, refused));
+
+        assertThat(notifications).extracting(ConnectorNotification::status)
+                .containsExactly(GatewayStatus.AUTHORIZED, GatewayStatus.SUCCEEDED, GatewayStatus.FAILED);
+    }
+
+    @Test
+    void aCaptureIsTheCapturedAmountOfThePaymentsPspReferenceNamedByOurCaptureReference() {
+        Map<String, Object> captured = with(item("CAPTURE", "QFQTPCQ8HXSKGK90", "pay_p-attempt-2-capture-1", true,
+                300000, "CLP"), "originalReference", "9913140798220028");
+
+        ConnectorNotification notification = parse(NEW_KEY, List.of(captured)).get(0);
+
+        assertThat(notification.status()).isEqualTo(GatewayStatus.SUCCEEDED);
+        assertThat(notification.amount()).as("a partial capture of CLP 3000, back in ISO units").isEqualTo(3000L);
+        assertThat(notification.currency()).isEqualTo("CLP");
+        assertThat(notification.reference()).as("the payment's pspReference, not the capture's")
+                .isEqualTo("9913140798220028");
+        assertThat(notification.paymentId()).isEqualTo("pay_p");
+        assertThat(notification.attempt()).isEqualTo(2);
+        assertThat(notification.receiptId()).isEqualTo("adyen:QFQTPCQ8HXSKGK90:CAPTURE:true");
+        assertThat(notification.refundId()).isNull();
+    }
+
+    @Test
+    void aCaptureThatFailedIsCaptureFailedWithItsReason() {
+        List<ConnectorNotification> notifications = parse(NEW_KEY, List.of(
+                with(with(item("CAPTURE_FAILED", "QFQTPCQ8HXSKGK91", "pay_q-capture-1", true, 1000, "EUR"),
+                        "originalReference", "9913140798220029"), "reason",
+                        "Capture rejected by card scheme because of a technical issue."),
+                with(with(item("CAPTURE", "QFQTPCQ8HXSKGK92", "pay_r-capture-2", false, 1000, "EUR"),
+                        "originalReference", "9913140798220030"), "reason", "Insufficient balance on payment"),
+                with(item("CAPTURE_FAILED", "QFQTPCQ8HXSKGK93", "pay_s", true, 1000, "EUR"),
+                        "originalReference", "9913140798220031"),
+                with(item("CAPTURE_FAILED", "QFQTPCQ8HXSKGK94", "pay_t", false, 1000, "EUR"),
+                        "originalReference", "9913140798220032")));
+
+        assertThat(notifications).hasSize(3);
+        assertThat(notifications).extracting(ConnectorNotification::status).containsOnly(GatewayStatus.CAPTURE_FAILED);
+        assertThat(notifications).extracting(ConnectorNotification::failureReason).containsExactly(
+                "Capture rejected by card scheme because of a technical issue.", "Insufficient balance on payment",
+                "capture_failed");
+        assertThat(notifications).extracting(ConnectorNotification::reference)
+                .containsExactly("9913140798220029", "9913140798220030", "9913140798220031");
+        assertThat(notifications).extracting(ConnectorNotification::paymentId).containsExactly("pay_q", "pay_r",
+                "pay_s");
+    }
+
+    @Test
+    void anExpiredAuthorisationIsTheHoldReleased() {
+        ConnectorNotification notification = parse(NEW_KEY,
+                List.of(item("EXPIRE", "9913140798220033", "pay_u", true, 1000, "EUR"))).get(0);
+
+        assertThat(notification.status()).isEqualTo(GatewayStatus.CANCELLED);
+        assertThat(notification.failureReason()).isEqualTo("authorization_expired");
+        assertThat(notification.reference()).isEqualTo("9913140798220033");
+        assertThat(notification.paymentId()).isEqualTo("pay_u");
+    }
+
+    @Test
+    void ourModificationReferencesNameThePaymentAndTheAttemptAndNothingElseDoes() {
+        assertThat(AdyenWebhooks.ourReference("pay_a1-capture-1"))
+                .isEqualTo(new AdyenWebhooks.AttemptKey("pay_a1", 1));
+        assertThat(AdyenWebhooks.ourReference("pay_a1-attempt-3-capture-2"))
+                .isEqualTo(new AdyenWebhooks.AttemptKey("pay_a1", 3));
+        assertThat(AdyenWebhooks.ourReference("pay_a1-attempt-2-cancel"))
+                .isEqualTo(new AdyenWebhooks.AttemptKey("pay_a1", 2));
+        assertThat(AdyenWebhooks.ourReference("pay_a1")).isNull();
+        assertThat(AdyenWebhooks.ourReference("re_a1")).isNull();
+        assertThat(AdyenWebhooks.ourReference("pay_a1-attempt-0-cancel")).isNull();
+        assertThat(AdyenWebhooks.ourReference(null)).isNull();
     }
 
     @Test
@@ -119,6 +213,7 @@ class AdyenWebhooksTest {
                 List.of(item("TECHNICAL_CANCEL", "8515208516304271", "pay_e", true, 0, "EUR"))).get(0);
 
         assertThat(notification.failureReason()).isEqualTo("gateway_unreachable");
+        assertThat(notification.confirmsNothingTaken()).isTrue();
         assertThat(notification.paymentId()).isEqualTo("pay_e");
         assertThat(notification.reference()).isEqualTo("8515208516304271");
     }
@@ -129,6 +224,8 @@ class AdyenWebhooksTest {
                 with(item("TECHNICAL_CANCEL", "8515208516304272", "pay_f", false, 1000, "EUR"),
                         "originalReference", "8313547924770612"),
                 with(item("CANCELLATION", "8515208516304273", "pay_f", false, 1000, "EUR"),
+                        "originalReference", "8313547924770612"),
+                with(item("EXPIRE", "8515208516304274", "pay_f", false, 1000, "EUR"),
                         "originalReference", "8313547924770612")))).isEmpty();
     }
 

@@ -1,5 +1,6 @@
 package com.payorch.payments.api;
 
+import com.payorch.gateway.CaptureMethod;
 import com.payorch.payments.NewPayment;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -130,6 +131,29 @@ class PaymentRequestParserTest {
 
         assertThatThrownBy(() -> parser.requireEmptyObject(json("{\"amount\": 1}")))
                 .isInstanceOf(ApiProblem.class).hasMessage("Unknown field 'amount'.");
+    }
+
+    @Test
+    void captureMethodIsAutomaticByDefaultOrManual() {
+        assertThat(parser.parseCreate(json(VALID)).captureMethod()).isEqualTo(CaptureMethod.AUTOMATIC);
+        assertThat(parser.parseCreate(json(VALID.replace("}", ", \"captureMethod\": null}"))).captureMethod())
+                .isEqualTo(CaptureMethod.AUTOMATIC);
+        assertThat(parser.parseCreate(json(VALID.replace("}", ", \"captureMethod\": \"automatic\"}")))
+                .captureMethod()).isEqualTo(CaptureMethod.AUTOMATIC);
+        assertThat(parser.parseCreate(json(VALID.replace("}", ", \"captureMethod\": \"manual\"}"))))
+                .isEqualTo(new NewPayment("bk_1001", 12000L, "JPY", "pm_card_ok", "guest@example.com",
+                        "Room 101, 2 nights", java.util.Map.of(), CaptureMethod.MANUAL));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"MANUAL\"", "\"Manual\"", "\"\"", "\"later\"", "1", "true", "[\"manual\"]"})
+    void captureMethodIsAutomaticOrManualAndNothingElse(String value) {
+        ApiProblem problem = catchThrowableOfType(ApiProblem.class,
+                () -> parser.parseCreate(json(VALID.replace("}", ", \"captureMethod\": " + value + "}"))));
+
+        assertThat(problem).isNotNull();
+        assertThat(problem.problemCode()).isEqualTo(ProblemCode.INVALID_REQUEST);
+        assertThat(problem.detail()).startsWith("Field 'captureMethod' must be");
     }
 
     private static JsonNode json(String body) {

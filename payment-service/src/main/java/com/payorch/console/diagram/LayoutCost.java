@@ -1,0 +1,160 @@
+package com.payorch.console.diagram;
+
+import java.util.ArrayList;
+import java.util.List;
+import com.payorch.console.diagram.DiagramLayout.Box;
+import com.payorch.console.diagram.EdgeRouting.EdgeShape;
+import com.payorch.console.diagram.EdgeRouting.Point;
+import com.payorch.statemachine.LifecycleTransition;
+
+/**
+ * How bad a layout reads, for {@link DiagramLayout}'s search: an edge through a box that is neither of its ends, a
+ * label on a box or on another label, or off the picture, is an overlap and costs more than anything else; then a
+ * label on another edge, then each crossing of two edges, then the height and the length of the edges.
+ */
+final class LayoutCost {
+
+    /** A rectangle on the picture. */
+    record Area(double left, double top, double right, double bottom) {
+
+        boolean overlaps(Area other) {
+            return left < other.right && other.left < right && top < other.bottom && other.top < bottom;
+        }
+    }
+
+    static final double OVERLAP = 10_000;
+    private static final double LABEL_ON_EDGE = 200;
+    private static final double CROSSING = 60;
+    /** A conservative width per character of a 12 px label (wider than the fonts the console names). */
+    static final double LABEL_CHAR_WIDTH = 8;
+
+    private LayoutCost() {
+    }
+
+    static double of(DiagramLayout layout, List<LifecycleTransition> transitions) {
+        EdgeRouting routing = new EdgeRouting(layout, transitions);
+        int edges = transitions.size();
+        List<List<Point>> lines = new ArrayList<>(edges);
+        List<Area> labels = new ArrayList<>(edges);
+        for (LifecycleTransition transition : transitions) {
+            EdgeShape shape = routing.route(transition);
+            lines.add(shape.polyline());
+            labels.add(labelArea(shape, transition.event()));
+        }
+        List<String> names = new ArrayList<>(layout.boxes().keySet());
+        List<Area> boxes = new ArrayList<>(names.size());
+        layout.boxes().values().forEach(box -> boxes.add(boxArea(box)));
+        double cost = 0;
+        for (int i = 0; i < edges; i++) {
+            LifecycleTransition transition = transitions.get(i);
+            Area label = labels.get(i);
+            for (int b = 0; b < boxes.size(); b++) {
+                String state = names.get(b);
+                boolean end = state.equals(transition.source()) || state.equals(transition.target());
+                if (!end && hits(lines.get(i), boxes.get(b))) {
+                    cost += OVERLAP;
+                }
+                if (label.overlaps(boxes.get(b))) {
+                    cost += OVERLAP;
+                }
+            }
+            if (label.left() < 0 || label.right() > layout.width()) {
+                cost += OVERLAP;
+            }
+            for (int j = 0; j < edges; j++) {
+                if (j > i && label.overlaps(labels.get(j))) {
+                    cost += OVERLAP;
+                }
+                if (j != i && hits(lines.get(j), label)) {
+                    cost += LABEL_ON_EDGE;
+                }
+                if (j > i && cross(lines.get(i), lines.get(j))) {
+                    cost += CROSSING;
+                }
+            }
+            cost += length(lines.get(i)) / 100;
+        }
+        return cost + routing.lowestPoint() / 10.0;
+    }
+
+    static Area boxArea(Box box) {
+        return new Area(box.x(), box.y(), box.right(), box.bottom());
+    }
+
+    static Area labelArea(EdgeShape shape, String text) {
+        double width = text.length() * LABEL_CHAR_WIDTH;
+        double left = switch (shape.labelAnchor()) {
+            case "middle" -> shape.labelX() - width / 2;
+            case "end" -> shape.labelX() - width;
+            default -> shape.labelX();
+        };
+        return new Area(left, shape.labelY() - 11, left + width, shape.labelY() + 4);
+    }
+
+    /** Whether a polyline enters the inside of an area (Liang–Barsky clipping of each segment). */
+    static boolean hits(List<Point> polyline, Area area) {
+        for (int i = 0; i + 1 < polyline.size(); i++) {
+            if (segmentEnters(polyline.get(i), polyline.get(i + 1), area)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean segmentEnters(Point a, Point b, Area area) {
+        double dx = b.x() - a.x();
+        double dy = b.y() - a.y();
+        double[] p = {-dx, dx, -dy, dy};
+        double[] q = {a.x() - area.left(), area.right() - a.x(), a.y() - area.top(), area.bottom() - a.y()};
+        double enter = 0;
+        double leave = 1;
+        for (int k = 0; k < 4; k++) {
+            if (p[k] == 0) {
+                if (q[k] <= 0) {
+                    return false;
+                }
+            } else {
+                double t = q[k] / p[k];
+                if (p[k] < 0) {
+                    enter = Math.max(enter, t);
+                } else {
+                    leave = Math.min(leave, t);
+                }
+            }
+        }
+        return enter < leave;
+    }
+
+    private static double length(List<Point> polyline) {
+        double length = 0;
+        for (int i = 0; i + 1 < polyline.size(); i++) {
+            length += Math.hypot(polyline.get(i + 1).x() - polyline.get(i).x(),
+                    polyline.get(i + 1).y() - polyline.get(i).y());
+        }
+        return length;
+    }
+
+    // Two edges that only meet at a box they share do not cross: touching ends are not counted.
+    private static boolean cross(List<Point> first, List<Point> second) {
+        for (int i = 0; i + 1 < first.size(); i++) {
+            for (int j = 0; j + 1 < second.size(); j++) {
+                if (properlyIntersect(first.get(i), first.get(i + 1), second.get(j), second.get(j + 1))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean properlyIntersect(Point a, Point b, Point c, Point d) {
+        double d1 = side(c, d, a);
+        double d2 = side(c, d, b);
+        double d3 = side(a, b, c);
+        double d4 = side(a, b, d);
+        return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+    }
+
+    private static double side(Point a, Point b, Point p) {
+        return (b.x() - a.x()) * (p.y() - a.y()) - (b.y() - a.y()) * (p.x() - a.x());
+    }
+}
