@@ -10,6 +10,8 @@ import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentStateChanges;
 import com.payorch.payments.TransitionOrigin;
 import com.payorch.payments.TransitionSource;
+import com.payorch.recovery.HoldExpiry;
+import com.payorch.recovery.HoldRecovery;
 import com.payorch.recovery.StuckPaymentRecovery;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.testsupport.ApiTest;
@@ -42,8 +44,9 @@ import reactor.core.publisher.Mono;
  * payment at a time, random interleavings of the sandbox authorising, webhooks (fresh, duplicated, reordered, late),
  * captures (full or partial, some with the sandbox's answer lost, some repeated under the same key as a client
  * would after a lost answer), cancels (some answers lost), a capture racing a cancel, captures the sandbox settles as
- * failed, expiry (cancel or capture, as the expiry job would) and the recovery of what a hold recorded and did not
- * hear back about (the capture or the release sent again, as the recovery job would). After every step: the status
+ * failed, expiry (the expiry job {@link HoldExpiry} with the authorisation about to lapse, or a cancel or capture
+ * started as it would) and the recovery of what a hold recorded and did not hear back about ({@link HoldRecovery},
+ * or the capture or the release sent again directly as it would). After every step: the status
  * is one the life cycle allows and a terminal one stays, captured <= authorised (the row and the sandbox), the booking
  * activated at most once and cancelled at most once, at the sandbox one capture per payment (plus one per capture that
  * failed) under the key that names its number, never captured and released both, and a COMPLETED payment's captured
@@ -82,6 +85,10 @@ class HoldModelIT extends ApiTest {
     HoldRequests holds;
     @Autowired
     GatewayOutcomes outcomes;
+    @Autowired
+    HoldRecovery holdRecovery;
+    @Autowired
+    HoldExpiry holdExpiry;
 
     private record SandboxCharge(String id, String status, int captures, @Nullable String captureKey,
                                  @Nullable Long captureAmount, @Nullable Long amountCaptured) {
@@ -237,10 +244,20 @@ class HoldModelIT extends ApiTest {
                 return "the sandbox settles capture " + charge.captures() + " of " + charge.captureAmount();
             }
             case 12 -> {
+                if (random.nextBoolean()) {
+                    // The expiry job with the default policy (cancel), the authorisation about to lapse.
+                    db.sql("update payments set authorization_expires_at = now() where id = $1"
+                            + " and authorization_expires_at is not null").bind(0, paymentId).then().block(WAIT);
+                    return "the expiry job: " + holdExpiry.applyPolicy().block(WAIT) + " acted on";
+                }
                 boolean capture = random.nextInt(3) == 0;
                 return "expiry (" + (capture ? "capture" : "cancel") + "): " + expire(paymentId, capture);
             }
-            case 13, 14 -> {
+            case 13 -> {
+                return "the hold recovery job: " + holdRecovery.resendCaptures().block(WAIT) + " captures, "
+                        + holdRecovery.resendCancels().block(WAIT) + " cancels resent";
+            }
+            case 14 -> {
                 return "hold recovery: " + recoverHold(paymentId);
             }
             default -> {
