@@ -86,6 +86,9 @@ public final class Checker {
         queries.put("cancellation e-mails unsent",
                 "select count(*) from booking_cancellation_emails where sent_at is null");
         queries.put("sandbox charges processing", "select count(*) from sandbox_charges where status = 'processing'");
+        queries.put("holds capturing or being released", "select count(*) from payments where status = 'CAPTURING'"
+                + " or (cancel_requested_at is not null and status in ('PENDING', 'PROCESSING', 'AUTHORIZED'))");
+        queries.put("sandbox captures in flight", "select count(*) from sandbox_charges where status = 'capturing'");
         Map<String, Long> counts = new java.util.LinkedHashMap<>();
         try (java.sql.Connection connection = java.sql.DriverManager.getConnection(database.jdbcUrl(),
                 database.user(), database.password())) {
