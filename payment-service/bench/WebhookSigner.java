@@ -22,8 +22,9 @@ import javax.crypto.spec.SecretKeySpec;
 public class WebhookSigner {
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: java WebhookSigner.java <whsec_secret> <payments.tsv> <out.tsv> <id-prefix>");
+        if (args.length != 4 && args.length != 5) {
+            System.err.println("usage: java WebhookSigner.java <whsec_secret> <payments.tsv> <out.tsv> <id-prefix>"
+                    + " [<type>]");
             System.exit(2);
         }
         String secret = args[0];
