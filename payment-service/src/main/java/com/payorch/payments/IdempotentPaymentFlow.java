@@ -141,14 +141,10 @@ public class IdempotentPaymentFlow {
     public Mono<StoredResponse> retry(IdempotentRequest request, String paymentId, Consumer<Payment> precondition,
                                       PaymentResponse response) {
         String merchantId = request.merchantId();
-        return execute(request, claim -> payments.find(merchantId, paymentId)
-                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
-                .flatMap(payment -> {
-                    precondition.accept(payment);
-                    return bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY,
-                                    TransitionOrigin.api(request.key())), merchantId, payment.bookingId())
-                            .map(PaymentChange::payment);
-                })
+        return execute(request, claim -> found(merchantId, paymentId, precondition)
+                .flatMap(payment -> bookingGuard.guarded(stateChanges.apply(payment, PaymentEvent.RETRY,
+                                TransitionOrigin.api(request.key())), merchantId, payment.bookingId())
+                        .map(PaymentChange::payment))
                 .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), response);
     }
 
@@ -162,10 +158,8 @@ public class IdempotentPaymentFlow {
     public Mono<StoredResponse> capture(IdempotentRequest request, String paymentId, @Nullable Long amount,
                                         Consumer<Payment> precondition, PaymentResponse response) {
         String merchantId = request.merchantId();
-        return execute(keys.acquire(request), claim -> payments.find(merchantId, paymentId)
-                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
+        return execute(keys.acquire(request), claim -> found(merchantId, paymentId, precondition)
                 .flatMap(payment -> {
-                    precondition.accept(payment);
                     if (payment.status() != PaymentStatus.AUTHORIZED) {
                         return Mono.error(new InvalidTransition(payment.status(), PaymentEvent.CAPTURE));
                     }
@@ -187,10 +181,8 @@ public class IdempotentPaymentFlow {
     public Mono<StoredResponse> cancel(IdempotentRequest request, String paymentId, @Nullable String reason,
                                        Consumer<Payment> precondition, PaymentResponse response) {
         String merchantId = request.merchantId();
-        return execute(keys.acquire(request), claim -> payments.find(merchantId, paymentId)
-                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
+        return execute(keys.acquire(request), claim -> found(merchantId, paymentId, precondition)
                 .flatMap(payment -> {
-                    precondition.accept(payment);
                     if (!payment.manualCapture() || payment.hold().cancelRequested()) {
                         // Only a hold is released; a cancel already requested is another request's to finish.
                         return Mono.error(new InvalidTransition(payment.status(), PaymentEvent.CANCEL));
@@ -198,6 +190,13 @@ public class IdempotentPaymentFlow {
                     return stateChanges.requestCancel(payment, reason);
                 })
                 .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), holds::sendCancel, response);
+    }
+
+    /** The merchant's payment (404 for any other), once the client's precondition (If-Match) holds for it. */
+    private Mono<Payment> found(String merchantId, String paymentId, Consumer<Payment> precondition) {
+        return payments.find(merchantId, paymentId)
+                .switchIfEmpty(Mono.error(() -> new PaymentNotFound(paymentId)))
+                .doOnNext(precondition);
     }
 
     /** Package-private for tests that drive the flow with a first step of their own. */

@@ -25,6 +25,7 @@ import java.security.Principal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -94,33 +95,32 @@ public class PaymentController {
     @PostMapping("/v1/payments/{paymentId}/capture")
     public Mono<ResponseEntity<byte[]>> capture(@PathVariable String paymentId, ServerWebExchange exchange,
                                                 Principal principal) {
-        String merchantId = principal.getName();
-        HttpHeaders headers = exchange.getRequest().getHeaders();
-        String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
-        List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);
-        return RequestBodies.read(exchange).flatMap(bytes -> {
-            JsonNode body = bodyOrEmptyObject(bytes);
-            Long amount = holdParser.parseCapture(body);
-            IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
-            return Detached.run(flow.capture(request, paymentId, amount, payment -> requireVersion(payment, ifMatch),
-                    response(200, false)));
-        }).map(PaymentController::toResponse);
+        return onAHold(exchange, principal, (body, request, precondition) -> flow.capture(request, paymentId,
+                holdParser.parseCapture(body), precondition, response(200, false)));
     }
 
     /** Releases a hold (AUTHORIZED, or a manual payment not authorised yet); CANCELLED once the connector confirms. */
     @PostMapping("/v1/payments/{paymentId}/cancel")
     public Mono<ResponseEntity<byte[]>> cancel(@PathVariable String paymentId, ServerWebExchange exchange,
                                                Principal principal) {
-        String merchantId = principal.getName();
+        return onAHold(exchange, principal, (body, request, precondition) -> flow.cancel(request, paymentId,
+                holdParser.parseCancel(body), precondition, response(200, false)));
+    }
+
+    /** What a capture or a cancel does with its request: the flow it runs, given the parsed body. */
+    private interface HoldAction {
+        Mono<StoredResponse> run(JsonNode body, IdempotentRequest request, Consumer<Payment> precondition);
+    }
+
+    /** The headers, the body (empty is `{}`) and the If-Match precondition of a capture or a cancel, then its flow. */
+    private Mono<ResponseEntity<byte[]>> onAHold(ServerWebExchange exchange, Principal principal, HoldAction action) {
         HttpHeaders headers = exchange.getRequest().getHeaders();
         String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
         List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);
         return RequestBodies.read(exchange).flatMap(bytes -> {
             JsonNode body = bodyOrEmptyObject(bytes);
-            String reason = holdParser.parseCancel(body);
-            IdempotentRequest request = idempotentRequest(exchange, merchantId, key, body);
-            return Detached.run(flow.cancel(request, paymentId, reason, payment -> requireVersion(payment, ifMatch),
-                    response(200, false)));
+            IdempotentRequest request = idempotentRequest(exchange, principal.getName(), key, body);
+            return Detached.run(action.run(body, request, payment -> requireVersion(payment, ifMatch)));
         }).map(PaymentController::toResponse);
     }
 
