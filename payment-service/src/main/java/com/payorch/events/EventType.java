@@ -12,6 +12,7 @@ public enum EventType {
     PAYMENT_AUTHORIZED("payment.authorized"),
     PAYMENT_CAPTURE_FAILED("payment.capture_failed"),
     PAYMENT_CANCELLED("payment.cancelled"),
+    PAYMENT_REQUIRES_ACTION("payment.requires_action"),
     BOOKING_ACTIVATED("booking.activated"),
     BOOKING_CONFIRMATION_SENT("booking.confirmation_sent"),
     CHARGE_ORPHANED("charge.orphaned"),

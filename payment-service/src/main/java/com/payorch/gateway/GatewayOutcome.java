@@ -9,9 +9,22 @@ import org.jspecify.annotations.Nullable;
  *
  * @param reference     the connector's id for the attempt's charge (`ch_…`, `pi_…`, a pspReference)
  * @param failureReason the connector's reason when {@code status} is FAILED
+ * @param nextActionUrl where the customer is sent when {@code status} is REQUIRES_ACTION (the connector's page), else
+ *                      null
  */
 public record GatewayOutcome(String paymentId, int attempt, String connector, String reference, GatewayStatus status,
-                             @Nullable String failureReason) {
+                             @Nullable String failureReason, @Nullable String nextActionUrl) {
+
+    public GatewayOutcome(String paymentId, int attempt, String connector, String reference, GatewayStatus status,
+                          @Nullable String failureReason) {
+        this(paymentId, attempt, connector, reference, status, failureReason, null);
+    }
+
+    /** The connector waits for the customer at {@code url}. */
+    public static GatewayOutcome requiresAction(String paymentId, int attempt, String connector, String reference,
+                                                String url) {
+        return new GatewayOutcome(paymentId, attempt, connector, reference, GatewayStatus.REQUIRES_ACTION, null, url);
+    }
 
     public GatewayOutcome {
         Objects.requireNonNull(paymentId, "paymentId");

@@ -12,6 +12,12 @@ public enum GatewayStatus {
     CAPTURE_FAILED,
     /** The hold was released, or the attempt cancelled before it was authorised: nothing is held or taken. */
     CANCELLED,
+    /**
+     * The connector waits for the customer (3-D Secure, a redirect): nothing is taken or held yet. The outcome names
+     * where to send them ({@link GatewayOutcome#nextActionUrl()}); the connector's answer comes later by a
+     * notification, or when the service asks ({@link PaymentGateway#complete}).
+     */
+    REQUIRES_ACTION,
     /** Definitely not charged (declined, refused, authentication required, ...). */
     FAILED
 }

@@ -31,6 +31,11 @@ import reactor.core.publisher.Mono;
  *       connector's notification confirms it). Exceptions as for {@link #submit}.
  * </ul>
  * A connector that cannot hold answers {@link ConnectorRefusedException} to both (the defaults).
+ * <p>Customer action (a submit with a {@link ChargeRequest#returnUrl()} may answer
+ * {@link GatewayStatus#REQUIRES_ACTION} with the customer's page): {@link #complete} asks for the attempt's outcome
+ * after the customer came back: any status, REQUIRES_ACTION again when the connector still waits. Idempotent on
+ * {@link CompleteRequest#idempotencyKey()}. The default looks the attempt up ({@link #find}); empty there is "no
+ * such charge" and is answered as an error here (completion is never evidence of anything).
  */
 public interface PaymentGateway {
 
@@ -52,6 +57,12 @@ public interface PaymentGateway {
 
     default Mono<GatewayOutcome> cancel(CancelRequest request) {
         return Mono.error(new ConnectorRefusedException("connector " + name() + " cannot release a hold"));
+    }
+
+    default Mono<GatewayOutcome> complete(CompleteRequest request) {
+        return find(request.charge())
+                .switchIfEmpty(Mono.error(() -> new GatewayException("connector " + name() + " holds no charge for "
+                        + request.charge().idempotencyKey())));
     }
 
     default Mono<RefundOutcome> refund(RefundRequest request) {

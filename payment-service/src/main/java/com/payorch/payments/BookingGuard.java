@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * While a booking has a PENDING, PROCESSING, AUTHORIZED, CAPTURING or COMPLETED payment (or a released hold that
+ * While a booking has a PENDING, PROCESSING, REQUIRES_ACTION, AUTHORIZED, CAPTURING or COMPLETED payment (or a released hold that
  * cancelled it), no other payment for it may become live. The
  * partial unique index `payments_one_live_payment_per_booking` decides, under any concurrency; the refused write's
  * transaction rolls back and only then is the booking's live payment read, to answer precisely. (An earlier

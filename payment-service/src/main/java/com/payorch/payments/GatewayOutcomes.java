@@ -63,7 +63,8 @@ public class GatewayOutcomes {
         this.refunds = refunds;
     }
 
-    public Mono<OutcomeResult> apply(Payment current, GatewayOutcome outcome, TransitionOrigin origin) {
+    public Mono<OutcomeResult> apply(Payment current, GatewayOutcome reported, TransitionOrigin origin) {
+        GatewayOutcome outcome = CustomerActionOutcomes.asApplied(current, reported);
         if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
             return superseded(current, outcome);
         }
@@ -71,14 +72,15 @@ public class GatewayOutcomes {
                 && !authorisationBeforeItsCancel(current, outcome)) {
             return orphaned(current, outcome);
         }
-        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status(), current.manualCapture());
+        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status(), current.manualCapture(),
+                current.actionExpired());
         if (steps.isEmpty()) {
             return attempts.recordReference(current.id(), current.attempt(), outcome.reference())
                     .thenReturn(new OutcomeResult(OutcomeResult.Kind.IGNORED, current, List.of()));
         }
         String failureReason = outcome.failureReason() != null ? outcome.failureReason() : "failed";
         List<PaymentChange> changes = new ArrayList<>();
-        Mono<Payment> chain = Mono.just(current);
+        Mono<Payment> chain = Mono.just(CustomerActionOutcomes.asking(current, outcome));
         for (PaymentEvent step : steps) {
             chain = chain.flatMap(payment -> stateChanges.apply(payment, step, origin, failureReason,
                             outcome.reference())
@@ -93,17 +95,20 @@ public class GatewayOutcomes {
      * write (no RETRY, no change of its booking: COMPLETED, AUTHORIZED, CANCELLED); empty when the outcome needs more (or nothing), so the caller
      * goes through {@link #apply}.
      */
-    Mono<PaymentStateChanges.Planned> planSingleStep(Payment current, GatewayOutcome outcome,
+    Mono<PaymentStateChanges.Planned> planSingleStep(Payment current, GatewayOutcome reported,
                                                      TransitionOrigin origin) {
+        GatewayOutcome outcome = CustomerActionOutcomes.asApplied(current, reported);
         if (outcome.attempt() != current.attempt() || !outcome.connector().equals(current.connector())) {
             return Mono.empty();
         }
-        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status(), current.manualCapture());
+        List<PaymentEvent> steps = OutcomeSteps.of(outcome.status(), current.status(), current.manualCapture(),
+                current.actionExpired());
         if (steps.size() != 1) {
             return Mono.empty();
         }
         String failureReason = outcome.failureReason() != null ? outcome.failureReason() : "failed";
-        return stateChanges.plan(current, steps.get(0), origin, failureReason, outcome.reference())
+        return stateChanges.plan(CustomerActionOutcomes.asking(current, outcome), steps.get(0), origin,
+                        failureReason, outcome.reference())
                 .filter(plan -> !plan.newAttempt() && !PaymentStateChanges.changesBooking(plan.target()));
     }
 

@@ -46,6 +46,7 @@ public class HoldRequests {
     /** Whether {@code payment} has a cancel recorded and is not settled: {@link #sendCancel} has something to send. */
     public static boolean cancelInFlight(Payment payment) {
         return payment.hold().cancelRequested() && (payment.status() == PaymentStatus.AUTHORIZED
+                || payment.status() == PaymentStatus.REQUIRES_ACTION
                 || PaymentStatus.UNSETTLED.contains(payment.status()));
     }
 

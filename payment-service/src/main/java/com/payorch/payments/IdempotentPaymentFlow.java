@@ -57,12 +57,15 @@ public class IdempotentPaymentFlow {
     private final PaymentMetrics metrics;
     private final RetryingTransaction retryingTransaction;
     private final HoldRequests holds;
+    private final CustomerActionRequests customerActions;
 
     public IdempotentPaymentFlow(IdempotencyKeys keys, PaymentQueries payments, PaymentStateChanges stateChanges,
                                  GatewayOutcomes outcomes, ConnectorSubmission gateway,
                                  BookingGuard bookingGuard, PaymentMetrics metrics,
-                                 RetryingTransaction retryingTransaction, HoldRequests holds) {
+                                 RetryingTransaction retryingTransaction, HoldRequests holds,
+                                 CustomerActionRequests customerActions) {
         this.holds = holds;
+        this.customerActions = customerActions;
         this.keys = keys;
         this.payments = payments;
         this.stateChanges = stateChanges;
@@ -190,6 +193,22 @@ public class IdempotentPaymentFlow {
                     return stateChanges.requestCancel(payment, reason);
                 })
                 .flatMap(payment -> payments.findWithHistory(merchantId, payment.id())), holds::sendCancel, response);
+    }
+
+    /**
+     * `POST /v1/payments/{id}/complete`: the customer came back; the connector is asked for the outcome (with the
+     * {@code redirectResult} their browser brought, when the connector needs it) and its answer applied like any
+     * other. Only a payment waiting for its customer (REQUIRES_ACTION) may be completed; a retry of the request after
+     * a lost answer asks again (the connector's own key makes it the same request).
+     */
+    public Mono<StoredResponse> complete(IdempotentRequest request, String paymentId, @Nullable String redirectResult,
+                                         PaymentResponse response) {
+        String merchantId = request.merchantId();
+        return execute(keys.acquire(request), claim -> found(merchantId, paymentId, payment -> { })
+                .flatMap(payment -> payment.status() == PaymentStatus.REQUIRES_ACTION
+                        ? payments.findWithHistory(merchantId, payment.id())
+                        : Mono.error(InvalidTransition.notWaitingForCustomer(payment.status()))),
+                payment -> customerActions.sendCompletion(payment, redirectResult), response);
     }
 
     /** The merchant's payment (404 for any other), once the client's precondition (If-Match) holds for it. */

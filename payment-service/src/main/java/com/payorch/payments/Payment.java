@@ -11,15 +11,28 @@ import java.util.Map;
  * the payment. `metadata` is the merchant's own key-value pairs, given on create and never changed.
  * `amountRefunded` is the sum of its SUCCEEDED refunds (kept on the row by the statement that settles a refund).
  * `hold` is its capture method and, for a manual-capture payment, the authorisation, capture and cancel.
+ * `action` is where its customer comes back to and, while REQUIRES_ACTION, where they are sent.
  */
 public record Payment(String id, String merchantId, String bookingId, long amount, String currency,
                       String paymentMethod, String customerEmail, String description, PaymentStatus status,
                       String failureReason, int attempt, String connector, long version, Instant createdAt,
-                      Instant updatedAt, Map<String, String> metadata, long amountRefunded, Hold hold) {
+                      Instant updatedAt, Map<String, String> metadata, long amountRefunded, Hold hold,
+                      CustomerAction action) {
 
     public Payment {
         metadata = Map.copyOf(metadata);
         java.util.Objects.requireNonNull(hold, "hold");
+        java.util.Objects.requireNonNull(action, "action");
+    }
+
+    /** A payment whose merchant gave no `returnUrl`. */
+    public Payment(String id, String merchantId, String bookingId, long amount, String currency, String paymentMethod,
+                   String customerEmail, String description, PaymentStatus status, String failureReason, int attempt,
+                   String connector, long version, Instant createdAt, Instant updatedAt, Map<String, String> metadata,
+                   long amountRefunded, Hold hold) {
+        this(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description, status,
+                failureReason, attempt, connector, version, createdAt, updatedAt, metadata, amountRefunded, hold,
+                CustomerAction.NONE);
     }
 
     /** An automatic-capture payment (see {@link Hold#AUTOMATIC}). */
@@ -45,14 +58,26 @@ public record Payment(String id, String merchantId, String bookingId, long amoun
     Payment moveTo(PaymentStatus newStatus, String newFailureReason, int newAttempt, Instant at, Hold newHold) {
         return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
                 newStatus, newFailureReason, newAttempt, connector, version + 1, createdAt, at, metadata,
-                amountRefunded, newHold);
+                amountRefunded, newHold, action.after(newStatus, at));
+    }
+
+    /** The same payment with its customer action changed (not written: a transition writes it). */
+    Payment withAction(CustomerAction changed) {
+        return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
+                status, failureReason, attempt, connector, version, createdAt, updatedAt, metadata, amountRefunded,
+                hold, changed);
     }
 
     /** The same payment with its hold changed (not written: a transition or a cancel request writes it). */
     Payment withHold(Hold changed) {
         return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
                 status, failureReason, attempt, connector, version, createdAt, updatedAt, metadata, amountRefunded,
-                changed);
+                changed, action);
+    }
+
+    /** Whether the customer's action expired: the expiry recorded a cancel of the attempt for it. */
+    public boolean actionExpired() {
+        return hold.cancelRequested() && CustomerAction.AUTHENTICATION_EXPIRED.equals(hold.cancelReason());
     }
 
     public boolean manualCapture() {
@@ -62,6 +87,7 @@ public record Payment(String id, String merchantId, String bookingId, long amoun
     /** What the connector is asked to charge for the current attempt (its idempotency key included). */
     public ChargeRequest chargeRequest() {
         return new ChargeRequest(id, attempt, amount, currency, paymentMethod, merchantId, connector, null,
-                hold.captureMethod());
+                hold.captureMethod(), action.returnUrl() == null ? null
+                        : ReturnUrls.withPaymentId(action.returnUrl(), id));
     }
 }

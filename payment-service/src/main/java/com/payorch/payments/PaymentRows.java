@@ -15,15 +15,16 @@ import tools.jackson.databind.ObjectMapper;
  */
 public final class PaymentRows {
 
-    /** The columns a new payment is written with (its capture method last). */
+    /** The columns a new payment is written with (its capture method and return address last). */
     public static final String INSERT_COLUMNS = """
             id, merchant_id, booking_id, amount, currency, payment_method, customer_email, description, status,
-            failure_reason, attempt, connector, version, created_at, updated_at, metadata, capture_method""";
+            failure_reason, attempt, connector, version, created_at, updated_at, metadata, capture_method,
+            return_url""";
 
     /** The payment columns {@link #payment(Readable)} reads: the written ones and the hold's. */
     public static final String COLUMNS = INSERT_COLUMNS + """
             , amount_captured, capture_amount, captures, authorized_at, authorization_expires_at,
-            cancel_requested_at, cancel_reason""";
+            cancel_requested_at, cancel_reason, next_action_url, action_required_at""";
 
     /** Reads and writes the metadata column in {@link #payment(Readable)}, a static reader of rows. */
     private static final ObjectMapper METADATA_JSON = new ObjectMapper();
@@ -40,7 +41,12 @@ public final class PaymentRows {
                 row.get("failure_reason", String.class), row.get("attempt", Integer.class),
                 row.get("connector", String.class), row.get("version", Long.class),
                 row.get("created_at", Instant.class), row.get("updated_at", Instant.class),
-                metadata(row.get("metadata", Json.class)), amountRefunded(row), hold(row));
+                metadata(row.get("metadata", Json.class)), amountRefunded(row), hold(row), action(row));
+    }
+
+    private static CustomerAction action(Readable row) {
+        return new CustomerAction(row.get("return_url", String.class), row.get("next_action_url", String.class),
+                row.get("action_required_at", Instant.class));
     }
 
     private static Hold hold(Readable row) {

@@ -74,7 +74,7 @@ public class PaymentStateChanges {
                     Payment payment = new Payment(Ids.payment(), merchantId, request.bookingId(), request.amount(),
                             request.currency(), request.paymentMethod(), request.customerEmail(),
                             request.description(), initial, null, 1, connector, 1, now, now, request.metadata(), 0,
-                            Hold.of(request.captureMethod()));
+                            Hold.of(request.captureMethod()), CustomerAction.returningTo(request.returnUrl()));
                     PaymentTransition transition =
                             new PaymentTransition(null, initial, PaymentEvent.CREATE, origin.source(), origin.sourceId(), now);
                     Attempt attempt = new Attempt(1, connector, null, AttemptStatus.of(initial), null, now);
@@ -223,6 +223,7 @@ public class PaymentStateChanges {
             case FAILED -> EventType.PAYMENT_FAILED;
             case CANCELLED -> EventType.PAYMENT_CANCELLED;
             case PENDING -> null; // a retry: the payment is back where it started, and clients see it in its history
+            case REQUIRES_ACTION -> EventType.PAYMENT_REQUIRES_ACTION;
         });
     }
 
@@ -281,6 +282,9 @@ public class PaymentStateChanges {
         data.put("attempt", payment.attempt());
         if (payment.failureReason() != null) {
             data.put("failureReason", payment.failureReason());
+        }
+        if (payment.status() == PaymentStatus.REQUIRES_ACTION && payment.action().nextActionUrl() != null) {
+            data.put("nextAction", Map.of("type", "redirect", "url", payment.action().nextActionUrl()));
         }
         if (payment.manualCapture()) {
             data.put("captureMethod", payment.hold().captureMethod().value());

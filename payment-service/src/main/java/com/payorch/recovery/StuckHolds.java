@@ -24,7 +24,7 @@ class StuckHolds {
 
     /** Where a cancel may still be sent from (the payment's life cycle allows CANCEL). */
     static final String CANCELLABLE = SqlLiterals.in(EnumSet.of(PaymentStatus.PENDING, PaymentStatus.PROCESSING,
-            PaymentStatus.AUTHORIZED));
+            PaymentStatus.REQUIRES_ACTION, PaymentStatus.AUTHORIZED));
     /** The source id of the transitions the expiry job causes. */
     static final String EXPIRY = "authorization-expiry";
 

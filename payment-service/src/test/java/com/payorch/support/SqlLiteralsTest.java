@@ -16,12 +16,12 @@ class SqlLiteralsTest {
         assertThat(SqlLiterals.of(RefundStatus.SUCCEEDED)).isEqualTo("'SUCCEEDED'");
     }
 
-    /** The same text as the partial indexes' predicates (V6, V20), so PostgreSQL can use them. */
+    /** The same text as the partial indexes' predicates (V6, V22), so PostgreSQL can use them. */
     @Test
     void aSetIsAParenthesisedListInDeclarationOrder() {
         assertThat(SqlLiterals.in(PaymentStatus.UNSETTLED)).isEqualTo("('PENDING', 'PROCESSING')");
         assertThat(SqlLiterals.in(PaymentStatus.LIVE)).isEqualTo(
-                "('PENDING', 'PROCESSING', 'AUTHORIZED', 'CAPTURING', 'COMPLETED')");
+                "('PENDING', 'PROCESSING', 'REQUIRES_ACTION', 'AUTHORIZED', 'CAPTURING', 'COMPLETED')");
         assertThat(SqlLiterals.in(List.of(PaymentStatus.COMPLETED, PaymentStatus.PENDING)))
                 .isEqualTo("('PENDING', 'COMPLETED')");
     }

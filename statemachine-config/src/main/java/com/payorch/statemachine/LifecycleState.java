@@ -10,6 +10,7 @@ enum LifecycleState {
     NEW,
     PENDING,
     PROCESSING,
+    REQUIRES_ACTION,
     AUTHORIZED,
     CAPTURING,
     COMPLETED,
@@ -23,6 +24,7 @@ enum LifecycleState {
         return switch (status) {
             case PENDING -> PENDING;
             case PROCESSING -> PROCESSING;
+            case REQUIRES_ACTION -> REQUIRES_ACTION;
             case AUTHORIZED -> AUTHORIZED;
             case CAPTURING -> CAPTURING;
             case COMPLETED -> COMPLETED;
@@ -35,6 +37,7 @@ enum LifecycleState {
         return switch (this) {
             case PENDING -> PaymentStatus.PENDING;
             case PROCESSING -> PaymentStatus.PROCESSING;
+            case REQUIRES_ACTION -> PaymentStatus.REQUIRES_ACTION;
             case AUTHORIZED -> PaymentStatus.AUTHORIZED;
             case CAPTURING -> PaymentStatus.CAPTURING;
             case COMPLETED -> PaymentStatus.COMPLETED;

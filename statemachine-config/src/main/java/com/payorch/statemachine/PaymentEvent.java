@@ -14,5 +14,7 @@ public enum PaymentEvent {
     /** The connector refused the capture: the money is still held. */
     CAPTURE_FAIL,
     /** The hold was released (or a manual payment not yet authorised was cancelled) at the connector. */
-    CANCEL
+    CANCEL,
+    /** The connector asks for the customer (3-D Secure, a redirect): the payment waits for them. */
+    REQUIRE_ACTION
 }

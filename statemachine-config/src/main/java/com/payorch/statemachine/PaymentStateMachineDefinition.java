@@ -8,6 +8,7 @@ import static com.payorch.statemachine.LifecycleState.FAILED;
 import static com.payorch.statemachine.LifecycleState.NEW;
 import static com.payorch.statemachine.LifecycleState.PENDING;
 import static com.payorch.statemachine.LifecycleState.PROCESSING;
+import static com.payorch.statemachine.LifecycleState.REQUIRES_ACTION;
 
 import java.util.EnumSet;
 
@@ -50,7 +51,15 @@ final class PaymentStateMachineDefinition {
                     .withExternal().source(AUTHORIZED).target(CANCELLED).event(PaymentEvent.CANCEL).and()
                     // A manual payment the connector confirms cancelled before it was authorised.
                     .withExternal().source(PENDING).target(CANCELLED).event(PaymentEvent.CANCEL).and()
-                    .withExternal().source(PROCESSING).target(CANCELLED).event(PaymentEvent.CANCEL);
+                    .withExternal().source(PROCESSING).target(CANCELLED).event(PaymentEvent.CANCEL).and()
+                    // Customer action (3-D Secure, redirects): the connector waits for the customer, then answers.
+                    .withExternal().source(PENDING).target(REQUIRES_ACTION).event(PaymentEvent.REQUIRE_ACTION).and()
+                    .withExternal().source(PROCESSING).target(REQUIRES_ACTION).event(PaymentEvent.REQUIRE_ACTION).and()
+                    .withExternal().source(REQUIRES_ACTION).target(PROCESSING).event(PaymentEvent.SUBMIT).and()
+                    .withExternal().source(REQUIRES_ACTION).target(AUTHORIZED).event(PaymentEvent.AUTHORIZE).and()
+                    .withExternal().source(REQUIRES_ACTION).target(COMPLETED).event(PaymentEvent.SUCCEED).and()
+                    .withExternal().source(REQUIRES_ACTION).target(FAILED).event(PaymentEvent.FAIL).and()
+                    .withExternal().source(REQUIRES_ACTION).target(CANCELLED).event(PaymentEvent.CANCEL);
             return builder.createFactory();
         } catch (Exception e) {
             throw new IllegalStateException("Invalid payment state machine definition", e);

@@ -27,7 +27,14 @@ class LifecycleTransitionsTest {
                 new LifecycleTransition("CAPTURING", "CAPTURE_FAIL", "AUTHORIZED"),
                 new LifecycleTransition("AUTHORIZED", "CANCEL", "CANCELLED"),
                 new LifecycleTransition("PENDING", "CANCEL", "CANCELLED"),
-                new LifecycleTransition("PROCESSING", "CANCEL", "CANCELLED"));
+                new LifecycleTransition("PROCESSING", "CANCEL", "CANCELLED"),
+                new LifecycleTransition("PENDING", "REQUIRE_ACTION", "REQUIRES_ACTION"),
+                new LifecycleTransition("PROCESSING", "REQUIRE_ACTION", "REQUIRES_ACTION"),
+                new LifecycleTransition("REQUIRES_ACTION", "SUBMIT", "PROCESSING"),
+                new LifecycleTransition("REQUIRES_ACTION", "AUTHORIZE", "AUTHORIZED"),
+                new LifecycleTransition("REQUIRES_ACTION", "SUCCEED", "COMPLETED"),
+                new LifecycleTransition("REQUIRES_ACTION", "FAIL", "FAILED"),
+                new LifecycleTransition("REQUIRES_ACTION", "CANCEL", "CANCELLED"));
     }
 
     @Test

@@ -44,7 +44,7 @@ class PaymentLifecycleTest {
                 .flatMap(from -> Stream.of(PaymentEvent.values()).map(event -> tuple(from, event)))
                 .toArray(Tuple[]::new);
 
-        assertThat(everyPair).hasSize(8 * 9);
+        assertThat(everyPair).hasSize(9 * 10);
         assertThat(TransitionTable.ROWS)
                 .extracting(Row::from, Row::event)
                 .containsExactlyInAnyOrder(everyPair);

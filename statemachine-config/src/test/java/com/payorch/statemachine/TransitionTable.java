@@ -35,7 +35,14 @@ final class TransitionTable {
             new Row(PaymentStatus.AUTHORIZED, PaymentEvent.CANCEL, PaymentStatus.CANCELLED),
             new Row(PaymentStatus.CAPTURING, PaymentEvent.SUCCEED, PaymentStatus.COMPLETED),
             new Row(PaymentStatus.CAPTURING, PaymentEvent.CAPTURE_FAIL, PaymentStatus.AUTHORIZED),
-            new Row(PaymentStatus.FAILED, PaymentEvent.RETRY, PaymentStatus.PENDING));
+            new Row(PaymentStatus.FAILED, PaymentEvent.RETRY, PaymentStatus.PENDING),
+            new Row(PaymentStatus.PENDING, PaymentEvent.REQUIRE_ACTION, PaymentStatus.REQUIRES_ACTION),
+            new Row(PaymentStatus.PROCESSING, PaymentEvent.REQUIRE_ACTION, PaymentStatus.REQUIRES_ACTION),
+            new Row(PaymentStatus.REQUIRES_ACTION, PaymentEvent.SUBMIT, PaymentStatus.PROCESSING),
+            new Row(PaymentStatus.REQUIRES_ACTION, PaymentEvent.AUTHORIZE, PaymentStatus.AUTHORIZED),
+            new Row(PaymentStatus.REQUIRES_ACTION, PaymentEvent.SUCCEED, PaymentStatus.COMPLETED),
+            new Row(PaymentStatus.REQUIRES_ACTION, PaymentEvent.FAIL, PaymentStatus.FAILED),
+            new Row(PaymentStatus.REQUIRES_ACTION, PaymentEvent.CANCEL, PaymentStatus.CANCELLED));
 
     /** The allowed rows, then a refused row for every other (from, event) pair. */
     static final List<Row> ROWS = rowsForEveryPair();

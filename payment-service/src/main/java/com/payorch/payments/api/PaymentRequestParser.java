@@ -30,7 +30,7 @@ public class PaymentRequestParser {
 
     static final Set<String> CREATE_FIELDS =
             Set.of("bookingId", "amount", "currency", "paymentMethod", "customerEmail", "description", "metadata",
-                    "captureMethod");
+                    "captureMethod", "returnUrl");
     static final int MAX_METADATA_KEYS = 20;
     static final int MAX_METADATA_VALUE = 500;
     static final java.util.regex.Pattern METADATA_KEY = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,40}");
@@ -79,8 +79,10 @@ public class PaymentRequestParser {
             throw ApiProblem.invalidRequest("Field 'description' must be at most 500 characters.");
         }
         CaptureMethod captureMethod = captureMethod(text(body, "captureMethod"));
+        String returnUrl = text(body, "returnUrl");
         return new NewPayment(fields.bookingId(), fields.amount(), fields.currency(), fields.paymentMethod(),
-                fields.customerEmail(), fields.description(), metadata(body.get("metadata")), captureMethod);
+                fields.customerEmail(), fields.description(), metadata(body.get("metadata")), captureMethod,
+                returnUrl == null ? null : ReturnUrlRule.check(returnUrl));
     }
 
     /** Optional `captureMethod`: `automatic` (absent or null: the default) or `manual` (a hold), nothing else. */

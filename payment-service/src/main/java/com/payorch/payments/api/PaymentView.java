@@ -27,12 +27,16 @@ public class PaymentView {
                         String createdAt) {
     }
 
+    /** Where the customer must go while the payment waits for them: `{"type": "redirect", "url": "…"}`. */
+    record NextAction(String type, String url) {
+    }
+
     record Resource(String id, String bookingId, long amount, String currency, String status, long version,
                     String paymentMethod, String failureReason, int attempt, String connector,
                     String connectorReference, List<AttemptEntry> attempts, long amountRefunded,
                     String captureMethod, long amountCapturable, long amountCaptured, String authorizationExpiresAt,
-                    String cancelRequestedAt, String createdAt, String updatedAt, Map<String, String> metadata,
-                    List<HistoryEntry> history) {
+                    String cancelRequestedAt, String returnUrl, NextAction nextAction, String createdAt,
+                    String updatedAt, Map<String, String> metadata, List<HistoryEntry> history) {
     }
 
     private final ObjectMapper objectMapper;
@@ -52,7 +56,7 @@ public class PaymentView {
                 hold.captureMethod().value(), amountCapturable(payment), hold.amountCaptured(),
                 authorized && hold.expiresAt() != null ? Timestamps.format(hold.expiresAt()) : null,
                 hold.cancelRequestedAt() == null ? null : Timestamps.format(hold.cancelRequestedAt()),
-                Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),
+                payment.action().returnUrl(), nextAction(payment), Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),
                 new TreeMap<>(payment.metadata()), found.history().stream().map(PaymentView::entry).toList());
     }
 
@@ -71,6 +75,13 @@ public class PaymentView {
      */
     static long amountCapturable(Payment payment) {
         return payment.status() == PaymentStatus.AUTHORIZED && !payment.hold().cancelRequested() ? payment.amount() : 0;
+    }
+
+    /** The connector's page for the customer, only while the payment waits for them. */
+    static NextAction nextAction(Payment payment) {
+        String url = payment.action().nextActionUrl();
+        return payment.status() == PaymentStatus.REQUIRES_ACTION && url != null ? new NextAction("redirect", url)
+                : null;
     }
 
     public static String etag(Payment payment) {

@@ -5,6 +5,7 @@ import com.payorch.events.EventStore;
 import com.payorch.payments.Attempt;
 import com.payorch.payments.Hold;
 import com.payorch.payments.AttemptStatus;
+import com.payorch.payments.CustomerAction;
 import com.payorch.payments.Payment;
 import com.payorch.payments.PaymentRows;
 import com.payorch.payments.PaymentTransition;
@@ -116,7 +117,7 @@ public class PaymentStore {
         String paymentRow = """
                 (:id, :merchant, :booking, :amount, :currency, :method, :email, :description,
                     :status, :failureReason, :attempt, :connector, :version, :createdAt, :updatedAt,
-                    :metadata, :captureMethod)""";
+                    :metadata, :captureMethod, :returnUrl)""";
         return db.sql("with " + (onlyFor == null ? "" : onlyFor.sql() + ",\n") + """
                         booking as (
                             insert into bookings (merchant_id, id, status, version, created_at, updated_at)
@@ -148,6 +149,7 @@ public class PaymentStore {
                 .bind("updatedAt", payment.updatedAt())
                 .bind("metadata", PaymentRows.metadataJson(payment.metadata()))
                 .bind("captureMethod", payment.hold().captureMethod().value())
+                .bind("returnUrl", nullable(payment.action().returnUrl()))
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, true))
                 .bindValues(outbox.values())
@@ -194,7 +196,7 @@ public class PaymentStore {
                 .bind("updatedAt", changed.updatedAt())
                 .bind("id", changed.id())
                 .bind("expectedVersion", expectedVersion)
-                .bindValues(holdValues(changed.hold()))
+                .bindValues(holdValues(changed.hold(), changed.action()))
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, newAttempt))
                 .bindValues(outbox == null ? Map.of() : outbox.values())
@@ -254,7 +256,7 @@ public class PaymentStore {
                 .bind("updatedAt", changed.updatedAt())
                 .bind("id", changed.id())
                 .bind("expectedVersion", expectedVersion)
-                .bindValues(holdValues(changed.hold()))
+                .bindValues(holdValues(changed.hold(), changed.action()))
                 .bindValues(transitionValues(transition))
                 .bindValues(attemptValues(attempt, false))
                 .bindValues(outbox == null ? Map.of() : outbox.values())
@@ -264,14 +266,15 @@ public class PaymentStore {
                 .one();
     }
 
-    /** The hold's columns, written with every transition (they change with it). */
+    /** The hold's and the customer action's columns, written with every transition (they change with it). */
     private static final String HOLD_SET = """
             amount_captured = :amountCaptured, capture_amount = :captureAmount, captures = :captures,
                                 authorized_at = :authorizedAt, authorization_expires_at = :expiresAt,
-                                cancel_requested_at = :cancelRequestedAt, cancel_reason = :cancelReason
+                                cancel_requested_at = :cancelRequestedAt, cancel_reason = :cancelReason,
+                                next_action_url = :nextActionUrl, action_required_at = :actionRequiredAt
             """;
 
-    private static Map<String, Parameter> holdValues(Hold hold) {
+    private static Map<String, Parameter> holdValues(Hold hold, CustomerAction action) {
         Map<String, Parameter> values = new HashMap<>();
         values.put("amountCaptured", Parameter.from(hold.amountCaptured()));
         values.put("captureAmount", Parameter.fromOrEmpty(hold.captureAmount(), Long.class));
@@ -280,6 +283,8 @@ public class PaymentStore {
         values.put("expiresAt", Parameter.fromOrEmpty(hold.expiresAt(), Instant.class));
         values.put("cancelRequestedAt", Parameter.fromOrEmpty(hold.cancelRequestedAt(), Instant.class));
         values.put("cancelReason", nullable(hold.cancelReason()));
+        values.put("nextActionUrl", nullable(action.nextActionUrl()));
+        values.put("actionRequiredAt", Parameter.fromOrEmpty(action.requiredAt(), Instant.class));
         return values;
     }
 
