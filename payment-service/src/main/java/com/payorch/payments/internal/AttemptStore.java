@@ -21,8 +21,9 @@ public class AttemptStore {
     private static final String SUCCEEDED = SqlLiterals.of(AttemptStatus.SUCCEEDED);
     private static final String PAYMENT_PENDING = SqlLiterals.of(PaymentStatus.PENDING);
     /** An attempt whose connector has not settled it (waiting for the customer included). */
-    private static final String UNSETTLED = SqlLiterals.in(java.util.EnumSet.of(AttemptStatus.PENDING,
-            AttemptStatus.PROCESSING, AttemptStatus.REQUIRES_ACTION));
+    private static final String UNSETTLED = SqlLiterals.in(java.util.EnumSet.of(
+            com.payorch.payments.AttemptStatus.PENDING, com.payorch.payments.AttemptStatus.PROCESSING,
+            com.payorch.payments.AttemptStatus.REQUIRES_ACTION));
     /** A payment in one of these took no money by its current attempt: a success reported for it is orphaned. */
     private static final String ENDED_WITHOUT_MONEY = SqlLiterals.in(GatewayOutcomes.ENDED_WITHOUT_MONEY);
 
