@@ -3,6 +3,7 @@ package com.payorch.connectors;
 import com.payorch.gateway.CancelRequest;
 import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.CompleteRequest;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.ConnectorRoutes;
@@ -117,6 +118,12 @@ public final class ConnectorRouter implements PaymentGateway, ConnectorRoutes {
     @Override
     public Mono<GatewayOutcome> cancel(CancelRequest request) {
         return Mono.defer(() -> connectorFor(request.charge()).cancel(request));
+    }
+
+    /** The customer came back to the connector that asked for them, never to another. */
+    @Override
+    public Mono<GatewayOutcome> complete(CompleteRequest request) {
+        return Mono.defer(() -> connectorFor(request.charge()).complete(request));
     }
 
     /** A refund goes to the connector of the attempt that was charged, never elsewhere. */

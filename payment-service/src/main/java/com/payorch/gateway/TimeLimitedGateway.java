@@ -58,6 +58,13 @@ public final class TimeLimitedGateway implements PaymentGateway {
     }
 
     @Override
+    public Mono<GatewayOutcome> complete(CompleteRequest request) {
+        return Mono.defer(() -> gateway.complete(request))
+                .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
+                        + " to the completion of payment " + request.charge().paymentId())));
+    }
+
+    @Override
     public Mono<RefundOutcome> refund(RefundRequest request) {
         return Mono.defer(() -> gateway.refund(request))
                 .timeout(timeout, Mono.error(() -> new GatewayException("no answer from the gateway within " + timeout
