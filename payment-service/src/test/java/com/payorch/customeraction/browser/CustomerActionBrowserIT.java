@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.interactions.Actions;
@@ -58,6 +60,11 @@ class CustomerActionBrowserIT extends ApiTest {
         if (merchant != null) {
             merchant.close();
         }
+    }
+
+    @BeforeEach
+    void merchantServerDoesNothing() {
+        merchant.onVisit(visit -> { });
     }
 
     @Test
@@ -191,6 +198,30 @@ class CustomerActionBrowserIT extends ApiTest {
         assertSettledOnce(paymentId, "succeeded", "COMPLETED");
     }
 
+    @Test
+    void theMerchantsCompleteRacingTheSandboxWebhookCompletesThePaymentOnce() {
+        String booking = unique("bk");
+        String paymentId = paymentWaitingForCustomer(booking, "pm_card_3ds", "automatic");
+        List<Integer> answers = new CopyOnWriteArrayList<>();
+        // the merchant's server forwards the guest's return at once, while the sandbox's webhook is on its way
+        merchant.onVisit(visit -> answers.add(complete(visit.get("payment_id"))));
+        openAuthenticationPage(paymentId);
+
+        browser.find("button#approve").click();
+        answers.add(complete(paymentId));
+
+        assertThat(awaitReturnOf(paymentId)).containsEntry("order", "42");
+        awaitStatus(paymentId, "COMPLETED");
+        awaitBookingActivated(booking);
+        assertThat(answers).hasSize(2).allSatisfy(status -> assertThat(status)
+                .as("completed or told the payment no longer waits (409 invalid_transition)").isIn(200, 409));
+        assertSettledOnce(paymentId, "succeeded", "COMPLETED");
+        Awaitility.await().atMost(WAIT).until(() -> count(
+                "select count(*) from webhook_receipts where payment_id = $1", paymentId) >= 1);
+        assertThat(count("select count(*) from payment_transitions where payment_id = $1 and to_status = 'COMPLETED'",
+                paymentId)).isEqualTo(1);
+    }
+
     // --- the service's API, as the merchant's server calls it
 
     private String paymentWaitingForCustomer(String booking, String paymentMethod, String captureMethod) {
@@ -200,6 +231,14 @@ class CustomerActionBrowserIT extends ApiTest {
                  "returnUrl": "%s"}""".formatted(booking, paymentMethod, captureMethod, merchant.url("order=42")));
         awaitStatus(paymentId, "REQUIRES_ACTION");
         return paymentId;
+    }
+
+    /** {@code POST /v1/payments/{id}/complete} with {@code {}} (the service asks the sandbox): the HTTP status. */
+    private int complete(String paymentId) {
+        return client.post().uri("/v1/payments/" + paymentId + "/complete")
+                .header("Authorization", "Bearer " + DEMO_KEY).header("Idempotency-Key", unique("complete"))
+                .header("Content-Type", "application/json").bodyValue("{}")
+                .exchange().returnResult(byte[].class).getStatus().value();
     }
 
     private JsonNode payment(String paymentId) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The merchant's page the customer's browser is sent back to after the authentication: a real HTTP server on a random
@@ -24,6 +25,7 @@ final class MerchantReturnPage implements AutoCloseable {
 
     private final HttpServer server;
     private final List<Map<String, String>> visits = new CopyOnWriteArrayList<>();
+    private volatile Consumer<Map<String, String>> merchantServer = visit -> { };
 
     private MerchantReturnPage(HttpServer server) {
         this.server = server;
@@ -57,9 +59,21 @@ final class MerchantReturnPage implements AutoCloseable {
         return visits.stream().filter(visit -> paymentId.equals(visit.get("payment_id"))).toList();
     }
 
+    /** What the merchant's server does with a visit before it answers the page (until replaced: nothing). */
+    void onVisit(Consumer<Map<String, String>> action) {
+        merchantServer = action;
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         Map<String, String> query = parse(exchange.getRequestURI());
         visits.add(query);
+        try {
+            merchantServer.accept(query);
+        } catch (RuntimeException | AssertionError failed) {
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+            throw failed;
+        }
         String paymentId = query.getOrDefault("payment_id", "");
         byte[] html = """
                 <!doctype html>
