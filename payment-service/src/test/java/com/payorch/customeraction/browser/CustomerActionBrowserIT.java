@@ -165,6 +165,10 @@ class CustomerActionBrowserIT extends ApiTest {
                 || browser.documents().stream().anyMatch(document -> document.url().startsWith(page)
                         && document.status() == 409));
         browser.screenshot("double-click");
+        long posts = browser.postsTo(page);
+        System.out.println("double click on Approve: the browser sent " + posts + " POST(s), landed on "
+                + browser.currentUrl());
+        assertThat(posts).isBetween(1L, 2L);
         assertThat(merchant.visitsOf(paymentId)).allSatisfy(visit -> assertThat(visit).containsEntry("order", "42"))
                 .hasSizeLessThanOrEqualTo(1);
         awaitStatus(paymentId, "COMPLETED");

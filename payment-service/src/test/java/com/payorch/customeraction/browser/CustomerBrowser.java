@@ -38,6 +38,7 @@ final class CustomerBrowser implements AutoCloseable {
     private final ChromeDriver driver;
     private final Path profile;
     private final List<Document> documents = new ArrayList<>();
+    private final List<String> posts = new ArrayList<>();
 
     private CustomerBrowser(ChromeDriver driver, Path profile) {
         this.driver = driver;
@@ -106,16 +107,30 @@ final class CustomerBrowser implements AutoCloseable {
 
     /** Every document received so far (redirects show as the document they led to, a 303 is not one). */
     List<Document> documents() {
+        readNetworkLog();
+        return List.copyOf(documents);
+    }
+
+    /** How many POST requests the browser sent to an address starting with {@code prefix}. */
+    long postsTo(String prefix) {
+        readNetworkLog();
+        return posts.stream().filter(url -> url.startsWith(prefix)).count();
+    }
+
+    private void readNetworkLog() {
         for (LogEntry entry : driver.manage().logs().get(LogType.PERFORMANCE)) {
             JsonNode message = JSON.readTree(entry.getMessage()).path("message");
             JsonNode params = message.path("params");
+            if ("Network.requestWillBeSent".equals(message.path("method").asText())
+                    && "POST".equals(params.path("request").path("method").asText())) {
+                posts.add(params.path("request").path("url").asText());
+            }
             if ("Network.responseReceived".equals(message.path("method").asText())
                     && "Document".equals(params.path("type").asText())) {
                 documents.add(new Document(params.path("response").path("url").asText(),
                         params.path("response").path("status").asLong()));
             }
         }
-        return List.copyOf(documents);
     }
 
     /** The status of the last document received from an address starting with {@code prefix}. */
