@@ -10,10 +10,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Browser tests run only where Debian's chromium and chromedriver are installed; elsewhere they are reported as
  * skipped, with the command that installs them (never silently passed). {@code .ci/run} installs both.
  */
-class ChromiumAvailable implements ExecutionCondition {
+public class ChromiumAvailable implements ExecutionCondition {
 
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
     private final Path chromium;
     private final Path chromedriver;
