@@ -28,11 +28,14 @@ class CustomerActionApiIT extends ApiTest {
     private static final Pattern TOKEN = Pattern.compile("name=\"token\"\\s+value=\"([^\"]+)\"");
     private static final String RETURN_URL = "https://hotel.example/bookings/paid?lang=en";
 
-    private JsonNode create(String booking, String paymentMethod, String extra) {
-        String body = """
+    private static String createBody(String booking, String paymentMethod, String extra) {
+        return """
                 {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "%s",
                  "returnUrl": "%s"%s}""".formatted(booking, paymentMethod, RETURN_URL, extra);
-        return JSON.readTree(postPayment(DEMO_KEY, unique("key"), body).exchange()
+    }
+
+    private JsonNode create(String booking, String paymentMethod, String extra) {
+        return JSON.readTree(postPayment(DEMO_KEY, unique("key"), createBody(booking, paymentMethod, extra)).exchange()
                 .expectStatus().isCreated().expectBody().returnResult().getResponseBody());
     }
 
@@ -115,6 +118,24 @@ class CustomerActionApiIT extends ApiTest {
                 paymentId)).isEqualTo(1);
         assertThat(count("select count(*) from events where payment_id = $1 and type = 'booking.activated'",
                 paymentId)).isEqualTo(1);
+    }
+
+    @Test
+    void theMerchantRetryingTheCreateWhileTheCustomerDecidesGetsTheStoredAnswer() {
+        String booking = unique("bk");
+        String key = unique("key");
+        EntityExchangeResult<byte[]> first = postPayment(DEMO_KEY, key, createBody(booking, "pm_card_3ds", ""))
+                .exchange().expectStatus().isCreated().expectBody().returnResult();
+        String paymentId = JSON.readTree(first.getResponseBody()).path("id").asText();
+
+        EntityExchangeResult<byte[]> again = postPayment(DEMO_KEY, key, createBody(booking, "pm_card_3ds", ""))
+                .exchange().expectStatus().isCreated().expectBody().returnResult();
+
+        assertThat(again.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(again.getResponseBody()).isEqualTo(first.getResponseBody());
+        assertThat(JSON.readTree(again.getResponseBody()).path("status").asText()).isEqualTo("REQUIRES_ACTION");
+        assertThat(count("select count(*) from payments where booking_id = $1", booking)).isEqualTo(1);
+        assertThat(count("select count(*) from sandbox_charges where payment_id = $1", paymentId)).isEqualTo(1);
     }
 
     @Test
