@@ -333,7 +333,7 @@ class FakeAdyenFidelityIT {
         HttpResponse<String> created = post("/payments", body, key);
 
         PaymentResponse response = STRICT.readValue(created.body(), PaymentResponse.class);
-        assertThat(response.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.REDIRECT_SHOPPER);
+        assertThat(response.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.REDIRECTSHOPPER);
         assertThat(response.getAction().getActualInstance()).isInstanceOf(CheckoutRedirectAction.class);
         CheckoutRedirectAction action = response.getAction().getCheckoutRedirectAction();
         assertThat(action.getType()).isEqualTo(CheckoutRedirectAction.TypeEnum.REDIRECT);
@@ -396,7 +396,7 @@ class FakeAdyenFidelityIT {
 
         PaymentResponse identify = STRICT.readValue(post("/payments", payment("pay_afid18",
                 FakeAdyen.NATIVE_THREE_DS + "_fid"), "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
-        assertThat(identify.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.IDENTIFY_SHOPPER);
+        assertThat(identify.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.IDENTIFYSHOPPER);
         assertThat(identify.getAction().getActualInstance()).isInstanceOf(CheckoutThreeDS2Action.class);
     }
 
