@@ -42,6 +42,12 @@ import tools.jackson.databind.json.JsonMapper;
  * queues CAPTURE, CAPTURE_FAILED or CANCELLATION ({@link #takeNotifications}); {@link #loseNextCaptureAnswer} loses
  * a capture's answer after capturing.
  *
+ * <p>3-D Secure by redirect: a stored payment method id starting {@link #THREE_DS} answers `RedirectShopper` with a
+ * GET `redirect` action to the fake's page `/threeds/{pspReference}` (no API key: the shopper's browser), where the
+ * shopper approves or refuses; the page redirects to the payment's `returnUrl` with a `redirectResult`, queues the
+ * AUTHORISATION, and `POST /payments/details` with that `redirectResult` answers the decision (idempotent on its key).
+ * {@link #NATIVE_THREE_DS} answers `IdentifyShopper` with a `threeDS2` action (Adyen's JavaScript components only).
+ *
  * <p>Bodies follow Adyen's published OpenAPI (repository `Adyen/adyen-openapi`), checked by {@code
  * FakeAdyenFidelityIT} with the SDK's models: the `/payments` answer is `PaymentResponse` of
  * `json/CheckoutService-v71.json` (shaped as its example `post-payments-card-direct-200`), the refund answer
