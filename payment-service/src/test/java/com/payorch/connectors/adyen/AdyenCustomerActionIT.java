@@ -265,8 +265,13 @@ class AdyenCustomerActionIT extends ApiTest {
         assertThat(cancel.status()).as("Adyen only acknowledges").isEqualTo(GatewayStatus.PROCESSING);
         assertThat(ADYEN.releasesOf(psp)).singleElement()
                 .satisfies(release -> assertThat(release).containsEntry("released", true));
-        assertThat(ADYEN.takeNotifications()).singleElement().satisfies(item -> assertThat(item)
+        List<Map<String, Object>> confirmation = ADYEN.takeNotifications();
+        assertThat(confirmation).singleElement().satisfies(item -> assertThat(item)
                 .containsEntry("eventCode", "CANCELLATION").containsEntry("success", true));
+        deliver(confirmation);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(statusOf(id)).as("Adyen's confirmed cancel settles it")
+                .isIn("FAILED", "CANCELLED"));
+        assertThat(events(id, "payment.completed")).isZero();
         HttpResponse<String> late = browser.send(HttpRequest.newBuilder(URI.create(payment.path("nextAction")
                 .path("url").textValue())).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(late.statusCode()).as("the customer can no longer approve").isEqualTo(409);
