@@ -42,6 +42,12 @@ import tools.jackson.databind.json.JsonMapper;
  * queues CAPTURE, CAPTURE_FAILED or CANCELLATION ({@link #takeNotifications}); {@link #loseNextCaptureAnswer} loses
  * a capture's answer after capturing.
  *
+ * <p>3-D Secure by redirect: a stored payment method id starting {@link #THREE_DS} answers `RedirectShopper` with a
+ * GET `redirect` action to the fake's page `/threeds/{pspReference}` (no API key: the shopper's browser), where the
+ * shopper approves or refuses; the page redirects to the payment's `returnUrl` with a `redirectResult`, queues the
+ * AUTHORISATION, and `POST /payments/details` with that `redirectResult` answers the decision (idempotent on its key).
+ * {@link #NATIVE_THREE_DS} answers `IdentifyShopper` with a `threeDS2` action (Adyen's JavaScript components only).
+ *
  * <p>Bodies follow Adyen's published OpenAPI (repository `Adyen/adyen-openapi`), checked by {@code
  * FakeAdyenFidelityIT} with the SDK's models: the `/payments` answer is `PaymentResponse` of
  * `json/CheckoutService-v71.json` (shaped as its example `post-payments-card-direct-200`), the refund answer
@@ -91,6 +97,11 @@ public final class FakeAdyen implements AutoCloseable {
         server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                 "/v71/payments/[A-Za-z0-9]+/reversals")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(post(urlPathEqualTo("/v71/cancels")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(urlPathEqualTo("/v71/payments/details"))
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(com.github.tomakehurst.wiremock.client.WireMock.any(
+                com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching("/threeds/[0-9]+"))
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
                 "/v71/payments/[A-Za-z0-9]+/captures")).willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(post(com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching(
@@ -315,7 +326,146 @@ public final class FakeAdyen implements AutoCloseable {
 
     /** The value for `payments.connectors.adyen.checkout-url`. */
     public String checkoutUrl() {
-        return "http://localhost:" + server.port() + "/v71";
+        return base() + "/v71";
+    }
+
+    private String base() {
+        return "http://localhost:" + server.port();
+    }
+
+    /**
+     * A stored payment method id starting with this needs 3-D Secure by redirect: `/payments` answers `RedirectShopper`
+     * with an `action` of type `redirect` (GET) to the fake's own page (`/threeds/{pspReference}`), where the shopper
+     * approves or refuses (the sandbox's token of the same name).
+     */
+    public static final String THREE_DS = "pm_card_3ds";
+
+    /**
+     * A stored payment method id starting with this needs native 3-D Secure 2: `IdentifyShopper` with an action of
+     * type `threeDS2`, which only Adyen's JavaScript components in the merchant's page can perform.
+     */
+    public static final String NATIVE_THREE_DS = "pm_card_3ds_native";
+
+    /** The fake's state of a payment waiting for its shopper (`RedirectShopper`, `IdentifyShopper`). */
+    public static final String AWAITING_SHOPPER = "awaiting_shopper";
+
+    /** The shopper's decisions on the fake's page, by the `redirectResult` they brought back: pspReference. */
+    private final Map<String, String> redirectResults = new HashMap<>();
+
+    /** The `returnUrl` Adyen received with the payment, or null. */
+    public synchronized String returnUrlOf(String pspReference) {
+        return (String) payment(pspReference).get("returnUrl");
+    }
+
+    /** `POST /payments/details` requests Adyen received, oldest first: `redirectResult`, `idempotencyKey`. */
+    private final List<Map<String, Object>> detailsRequests = new ArrayList<>();
+
+    /** `POST /payments/details` requests Adyen received with this payment's redirectResults. */
+    public synchronized List<Map<String, Object>> detailsOf(String pspReference) {
+        return detailsRequests.stream().filter(d -> pspReference.equals(d.get("paymentPspReference")))
+                .map(LinkedHashMap::new).map(m -> (Map<String, Object>) m).toList();
+    }
+
+    /**
+     * The shopper's page of a `RedirectShopper` payment, with no API key (the shopper's browser): `GET
+     * /threeds/{pspReference}` is an HTML form posting `decision` (`approve` or `refuse`, buttons `id="approve"` and
+     * `id="refuse"`) to the same path. The POST decides the payment as the issuer would (approve: authorised, captured
+     * unless manual capture; refuse: refused), queues its AUTHORISATION ({@link #takeNotifications}) and answers 302
+     * to the payment's `returnUrl` with `redirectResult=<opaque>` added to its query. A payment no longer waiting
+     * (decided, cancelled): 409, nothing changes; an unknown one: 404.
+     */
+    private ResponseDefinition shopperPage(Request request) {
+        String url = request.getUrl();
+        int query = url.indexOf('?');
+        String psp = (query < 0 ? url : url.substring(0, query)).substring("/threeds/".length());
+        Map<String, Object> payment = payments.stream().filter(p -> psp.equals(p.get("pspReference"))).findFirst()
+                .orElse(null);
+        if (payment == null) {
+            return html(404, "<p>No such payment.</p>");
+        }
+        if (!AWAITING_SHOPPER.equals(payment.get("state")) || !"redirect".equals(actionType(payment))) {
+            return html(409, "<p>This payment no longer waits for you (" + payment.get("state") + ").</p>");
+        }
+        if (request.getMethod().getName().equals("GET")) {
+            return html(200, "<h1>3-D Secure</h1><p id=\"amount\">" + amountValue(payment) + " "
+                    + currencyOf(payment) + "</p><form method=\"post\" action=\"/threeds/" + psp + "\">"
+                    + "<button id=\"approve\" name=\"decision\" value=\"approve\">Approve</button>"
+                    + "<button id=\"refuse\" name=\"decision\" value=\"refuse\">Refuse</button></form>");
+        }
+        String body = request.getBodyAsString();
+        boolean approve = body.contains("decision=approve");
+        if (!approve && !body.contains("decision=refuse")) {
+            return html(400, "<p>Approve or refuse.</p>");
+        }
+        boolean manual = Boolean.TRUE.equals(payment.get("manualCapture"));
+        payment.put("state", !approve ? "refused" : manual ? "authorised" : "captured");
+        if (approve && !manual) {
+            payment.put("captured", amountValue(payment));
+        }
+        authorisation(psp, approve);
+        String redirectResult = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                (UUID.randomUUID() + ":" + psp).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        redirectResults.put(redirectResult, psp);
+        String returnUrl = (String) payment.get("returnUrl");
+        String location = returnUrl + (returnUrl.contains("?") ? "&" : "?") + "redirectResult=" + redirectResult;
+        return aResponse().withStatus(302).withHeader("Location", location).build();
+    }
+
+    private static Object actionType(Map<String, Object> payment) {
+        return String.valueOf(payment.get("token")).startsWith(NATIVE_THREE_DS) ? "threeDS2" : "redirect";
+    }
+
+    private static ResponseDefinition html(int status, String body) {
+        return aResponse().withStatus(status).withHeader("Content-Type", "text/html; charset=utf-8")
+                .withBody("<!doctype html><html><body>" + body + "</body></html>").build();
+    }
+
+    /**
+     * `POST /payments/details` (PaymentDetailsRequest `details.redirectResult`): answered 200 with a
+     * PaymentDetailsResponse (shaped as the example `post-payments-details-payment-details-200` of
+     * CheckoutService-v71.json): the decided payment's `resultCode` (`Authorised`, `Refused` with `refusalReason`, or
+     * `Cancelled` when it was cancelled first), `pspReference`, `merchantReference`, `amount`. Idempotent on the key.
+     * A redirectResult the fake never gave: 422 validation.
+     */
+    private ResponseDefinition details(Request request) {
+        String idempotencyKey = request.getHeader("Idempotency-Key");
+        String saved = idempotencyKey != null ? idempotent.get("details:" + idempotencyKey) : null;
+        if (saved == null) {
+            String redirectResult = JSON.readTree(request.getBodyAsString()).path("details").path("redirectResult")
+                    .asString();
+            String psp = redirectResults.get(redirectResult);
+            if (psp == null) {
+                return json(422, error(422, "000", "Invalid redirectResult", "validation", pspReference()));
+            }
+            Map<String, Object> payment = payment(psp);
+            String state = (String) payment.get("state");
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("pspReference", psp);
+            switch (state) {
+                case "authorised", "captured" -> {
+                    result.put("additionalData", Map.of("authCode", "065696", "refusalReasonRaw", "AUTHORISED"));
+                    result.put("resultCode", "Authorised");
+                }
+                case "refused" -> {
+                    result.put("refusalReason", "3D Not Authenticated");
+                    result.put("refusalReasonCode", "11");
+                    result.put("resultCode", "Refused");
+                }
+                default -> result.put("resultCode", "Cancelled");
+            }
+            result.put("amount", payment.get("amount"));
+            result.put("merchantReference", payment.get("reference"));
+            saved = JSON.writeValueAsString(result);
+            if (idempotencyKey != null) {
+                idempotent.put("details:" + idempotencyKey, saved);
+            }
+            Map<String, Object> record = new LinkedHashMap<>();
+            record.put("paymentPspReference", psp);
+            record.put("redirectResult", redirectResult);
+            record.put("idempotencyKey", idempotencyKey);
+            detailsRequests.add(record);
+        }
+        return answer(200, saved, JSON.readTree(saved).path("pspReference").asString(), idempotencyKey, 0);
     }
 
     public FakeAdyen acceptKey(String apiKey) {
@@ -670,7 +820,7 @@ public final class FakeAdyen implements AutoCloseable {
             Map<String, Object> payment = payments.stream().filter(p -> paymentPsp.equals(p.get("pspReference")))
                     .findFirst().orElse(null);
             String state = payment == null ? "none" : (String) payment.get("state");
-            boolean released = "authorised".equals(state) || "pending".equals(state);
+            boolean released = "authorised".equals(state) || "pending".equals(state) || AWAITING_SHOPPER.equals(state);
             if (released) {
                 payment.put("state", "cancelled");
             }
@@ -758,11 +908,19 @@ public final class FakeAdyen implements AutoCloseable {
         @Override
         public ResponseDefinition transform(ServeEvent serveEvent) {
             Request request = serveEvent.getRequest();
+            if (request.getUrl().startsWith("/threeds/")) {
+                synchronized (FakeAdyen.this) {
+                    return shopperPage(request);
+                }
+            }
             String key = request.getHeader("X-API-Key");
             if (key == null || !validKeys.contains(key)) {
                 return json(401, error(401, "000", "HTTP Status Response - Unauthorized", "security"));
             }
             synchronized (FakeAdyen.this) {
+                if (request.getUrl().startsWith("/v71/payments/details")) {
+                    return details(request);
+                }
                 if (request.getUrl().endsWith("/refunds")) {
                     return refund(request);
                 }
@@ -802,6 +960,16 @@ public final class FakeAdyen implements AutoCloseable {
                         result.put("refusalReason", "Refused");
                         result.put("refusalReasonCode", "2");
                         result.put("resultCode", "Refused");
+                    } else if (token.startsWith(NATIVE_THREE_DS)) {
+                        result.put("action", Map.of("authorisationToken", "Ab02b4c0!BQABAgA", "paymentData",
+                                "Ab02b4c0!BQABAgCW5sxB4e", "paymentMethodType", "scheme", "token",
+                                "eyJ0aHJlZURTTWV0aG9kTm90aWZpY2F0aW9uVVJMIjoi", "type", "threeDS2"));
+                        result.put("resultCode", "IdentifyShopper");
+                    } else if (token.startsWith(THREE_DS)) {
+                        String psp = (String) result.get("pspReference");
+                        result.put("action", Map.of("method", "GET", "paymentMethodType", "scheme", "type", "redirect",
+                                "url", base() + "/threeds/" + psp));
+                        result.put("resultCode", "RedirectShopper");
                     } else if (token.startsWith("pm_card_processing")) {
                         result.put("resultCode", "Received");
                     } else {
@@ -830,10 +998,14 @@ public final class FakeAdyen implements AutoCloseable {
                     record.put("state", switch ((String) result.get("resultCode")) {
                         case "Authorised" -> manualCapture ? "authorised" : "captured";
                         case "Received" -> "pending";
+                        case "RedirectShopper", "IdentifyShopper" -> AWAITING_SHOPPER;
                         default -> "refused";
                     });
                     record.put("manualCapture", manualCapture);
                     record.put("token", token);
+                    if (payment.hasNonNull("returnUrl")) {
+                        record.put("returnUrl", payment.path("returnUrl").asString());
+                    }
                     record.put("captured", "captured".equals(record.get("state"))
                             ? payment.path("amount").path("value").asLong() : 0L);
                     payments.add(record);

@@ -3,7 +3,10 @@ package com.payorch.fakes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.adyen.model.checkout.CheckoutRedirectAction;
+import com.adyen.model.checkout.CheckoutThreeDS2Action;
 import com.adyen.model.checkout.PaymentCancelResponse;
+import com.adyen.model.checkout.PaymentDetailsResponse;
 import com.adyen.model.checkout.PaymentCaptureResponse;
 import com.adyen.model.checkout.PaymentRefundResponse;
 import com.adyen.model.checkout.PaymentResponse;
@@ -319,6 +322,89 @@ class FakeAdyenFidelityIT {
         assertThat(item.getOriginalReference()).isEqualTo(held.getPspReference());
         assertThat(item.getAmount().getValue()).isEqualTo(4200L);
         assertThat(adyen.stateOf(held.getPspReference())).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aThreeDsCardIsARedirectShopperWhosePageAndDetailsAreAdyensModels() throws Exception {
+        String body = payment("pay_afid16", FakeAdyen.THREE_DS + "_fid").replaceFirst("\\{",
+                "{\"returnUrl\": \"https://shop.example/back?order=7\", ");
+        String key = "key_" + UUID.randomUUID();
+
+        HttpResponse<String> created = post("/payments", body, key);
+
+        PaymentResponse response = STRICT.readValue(created.body(), PaymentResponse.class);
+        assertThat(response.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.REDIRECTSHOPPER);
+        assertThat(response.getAction().getActualInstance()).isInstanceOf(CheckoutRedirectAction.class);
+        CheckoutRedirectAction action = response.getAction().getCheckoutRedirectAction();
+        assertThat(action.getType()).isEqualTo(CheckoutRedirectAction.TypeEnum.REDIRECT);
+        assertThat(action.getMethod()).isEqualTo("GET");
+        assertThat(action.getPaymentMethodType()).isEqualTo("scheme");
+        assertThat(action.getUrl()).endsWith("/threeds/" + response.getPspReference());
+        assertThat(adyen.returnUrlOf(response.getPspReference())).isEqualTo("https://shop.example/back?order=7");
+        assertThat(adyen.stateOf(response.getPspReference())).isEqualTo(FakeAdyen.AWAITING_SHOPPER);
+        assertThat(adyen.takeNotifications()).as("nothing decided yet").isEmpty();
+
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(action.getUrl())).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("id=\"approve\"", "id=\"refuse\"", "4200 EUR");
+        HttpResponse<String> approved = decide(action.getUrl(), "approve");
+        assertThat(approved.statusCode()).isEqualTo(302);
+        String location = approved.headers().firstValue("Location").orElseThrow();
+        assertThat(location).startsWith("https://shop.example/back?order=7&redirectResult=");
+        assertThat(decide(action.getUrl(), "approve").statusCode()).as("decided once").isEqualTo(409);
+        List<Map<String, Object>> sent = adyen.takeNotifications();
+        NotificationRequestItem item = NotificationRequest.fromJson(FakeAdyen.notification(ACCOUNT, HMAC_KEY, sent))
+                .getNotificationItems().get(0);
+        assertThat(item.getEventCode()).isEqualTo("AUTHORISATION");
+        assertThat(item.isSuccess()).isTrue();
+        assertThat(item.getPspReference()).isEqualTo(response.getPspReference());
+
+        String redirectResult = location.substring(location.indexOf("redirectResult=") + "redirectResult=".length());
+        String details = "{\"details\": {\"redirectResult\": \"" + redirectResult + "\"}}";
+        String detailsKey = "key_" + UUID.randomUUID();
+        HttpResponse<String> detailed = post("/payments/details", details, detailsKey);
+        assertThat(detailed.statusCode()).isEqualTo(200);
+        PaymentDetailsResponse outcome = STRICT.readValue(detailed.body(), PaymentDetailsResponse.class);
+        assertThat(outcome.getResultCode()).isEqualTo(PaymentDetailsResponse.ResultCodeEnum.AUTHORISED);
+        assertThat(outcome.getPspReference()).isEqualTo(response.getPspReference());
+        assertThat(outcome.getMerchantReference()).isEqualTo("pay_afid16");
+        assertThat(outcome.getAmount().getValue()).isEqualTo(4200L);
+        assertThat(detailed.headers().firstValue("Idempotency-Key")).contains(detailsKey);
+        assertThat(post("/payments/details", details, detailsKey).body()).isEqualTo(detailed.body());
+        assertThat(adyen.detailsOf(response.getPspReference())).hasSize(1);
+        assertThat(post("/payments/details", "{\"details\": {\"redirectResult\": \"forged\"}}",
+                "key_" + UUID.randomUUID()).statusCode()).isEqualTo(422);
+    }
+
+    @Test
+    void aRefusedChallengeIsARefusedDetailsAndANativeThreeDsIsAnIdentifyShopper() throws Exception {
+        String body = payment("pay_afid17", FakeAdyen.THREE_DS + "_fid2").replaceFirst("\\{",
+                "{\"returnUrl\": \"http://localhost/back\", ");
+        PaymentResponse response = STRICT.readValue(post("/payments", body, "key_" + UUID.randomUUID()).body(),
+                PaymentResponse.class);
+        String location = decide(response.getAction().getCheckoutRedirectAction().getUrl(), "refuse").headers()
+                .firstValue("Location").orElseThrow();
+        String redirectResult = location.substring(location.indexOf("redirectResult=") + "redirectResult=".length());
+        PaymentDetailsResponse refused = STRICT.readValue(post("/payments/details",
+                "{\"details\": {\"redirectResult\": \"" + redirectResult + "\"}}", "key_" + UUID.randomUUID()).body(),
+                PaymentDetailsResponse.class);
+        assertThat(refused.getResultCode()).isEqualTo(PaymentDetailsResponse.ResultCodeEnum.REFUSED);
+        assertThat(refused.getRefusalReason()).isNotBlank();
+        assertThat(adyen.takeNotifications()).singleElement()
+                .satisfies(item -> assertThat(item).containsEntry("success", false));
+
+        PaymentResponse identify = STRICT.readValue(post("/payments", payment("pay_afid18",
+                FakeAdyen.NATIVE_THREE_DS + "_fid"), "key_" + UUID.randomUUID()).body(), PaymentResponse.class);
+        assertThat(identify.getResultCode()).isEqualTo(PaymentResponse.ResultCodeEnum.IDENTIFYSHOPPER);
+        assertThat(identify.getAction().getActualInstance()).isInstanceOf(CheckoutThreeDS2Action.class);
+    }
+
+    private HttpResponse<String> decide(String pageUrl, String decision) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(pageUrl))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("decision=" + decision)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** An authorisation held for a later capture (`additionalData.manualCapture`), with the service's metadata. */

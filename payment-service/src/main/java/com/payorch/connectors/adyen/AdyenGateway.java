@@ -20,6 +20,7 @@ import com.payorch.gateway.CancelRequest;
 import com.payorch.gateway.CaptureMethod;
 import com.payorch.gateway.CaptureRequest;
 import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.CompleteRequest;
 import com.payorch.gateway.ConnectorRefusedException;
 import com.payorch.gateway.FailureKinds;
 import com.payorch.gateway.GatewayException;
@@ -47,7 +48,9 @@ import reactor.core.scheduler.Scheduler;
  * keeps keys for at least 31 days; the service resends only within
  * `payments.connectors.adyen.idempotency-key-lifetime`).
  * <ul>
- *   <li>`resultCode` as {@link AdyenStatuses} says; `Error` → ambiguous.</li>
+ *   <li>`resultCode` as {@link AdyenStatuses} says; `Error` → ambiguous. With the payment's `returnUrl` (sent as
+ *       `returnUrl`), `RedirectShopper` with a GET `redirect` action waits for the customer at its `url`
+ *       (REQUIRES_ACTION); {@link #complete} sends what the customer brought back ({@link AdyenCustomerAction}).</li>
  *   <li>connection refused, unknown host → {@link GatewayUnavailableException}; HTTP 401, 403, 400, 422
  *       (validation) → {@link ConnectorRefusedException}; 422 `704` (a request with the same key in progress),
  *       time-out, 5xx, anything else → ambiguous. An amount Adyen cannot express exactly (CVE 12345) is refused
@@ -79,6 +82,7 @@ public final class AdyenGateway implements PaymentGateway {
     private final Map<String, PaymentsApi> apis = new ConcurrentHashMap<>();
     private final Map<String, ModificationsApi> modificationApis = new ConcurrentHashMap<>();
     private final AdyenHolds holds = new AdyenHolds(this);
+    private final AdyenCustomerAction customerAction = new AdyenCustomerAction(this);
 
     public AdyenGateway(AdyenSettings settings, AdyenAccounts accounts, Scheduler scheduler) {
         this.settings = settings;
@@ -112,6 +116,10 @@ public final class AdyenGateway implements PaymentGateway {
                 metadata.put(METADATA_CAPTURE_METHOD, CaptureMethod.MANUAL.value());
             }
             payment.metadata(metadata);
+            if (request.returnUrl() != null) {
+                // Required by Adyen for redirect methods and 3-D Secure redirects: where the customer comes back to.
+                payment.returnUrl(request.returnUrl());
+            }
             RequestOptions options = new RequestOptions().idempotencyKey(request.idempotencyKey());
             try {
                 return outcome(request, api(request.merchantId(), account).payments(payment, options));
@@ -167,6 +175,12 @@ public final class AdyenGateway implements PaymentGateway {
     /** The cancel's own Idempotency-Key and reference: the attempt's key, marked as its cancel. */
     static String cancelKey(ChargeRequest request) {
         return request.idempotencyKey() + "-cancel";
+    }
+
+    /** {@link AdyenCustomerAction#complete}: `POST /payments/details` with the customer's `redirectResult`. */
+    @Override
+    public Mono<GatewayOutcome> complete(CompleteRequest request) {
+        return customerAction.complete(request);
     }
 
     /** {@link AdyenHolds#capture}. */
@@ -274,8 +288,12 @@ public final class AdyenGateway implements PaymentGateway {
             throw new GatewayException("Adyen submit of payment " + request.paymentId() + " attempt "
                     + request.attempt() + ": resultCode " + code + ", outcome unknown");
         }
+        String redirect = AdyenCustomerAction.redirectUrl(request, response.getAction());
         MappedStatus mapped = AdyenStatuses.charge(code.getValue(), response.getRefusalReason(),
-                request.captureMethod());
+                request.captureMethod(), redirect != null);
+        if (mapped.status() == GatewayStatus.REQUIRES_ACTION && redirect != null) {
+            return GatewayOutcome.requiresAction(request.paymentId(), request.attempt(), NAME, reference, redirect);
+        }
         return new GatewayOutcome(request.paymentId(), request.attempt(), NAME, reference, mapped.status(),
                 mapped.failureReason());
     }
@@ -298,7 +316,7 @@ public final class AdyenGateway implements PaymentGateway {
         return modificationApis.computeIfAbsent(merchantId, id -> new ModificationsApi(client(account), base()));
     }
 
-    private PaymentsApi api(String merchantId, AdyenAccounts.Account account) {
+    PaymentsApi api(String merchantId, AdyenAccounts.Account account) {
         return apis.computeIfAbsent(merchantId, id -> new PaymentsApi(client(account), base()));
     }
 
