@@ -25,8 +25,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                      after a run before the next).
  * @param retention     Settled charges whose webhooks are done (or owed none) are deleted this long after they were
  *                      made, by the retention job (every payments.retention.interval).
- * @param publicUrl     Where customers' browsers reach this service, for the sandbox's 3-D Secure page
- *                      (<public-url>/sandbox/authenticate/<charge id>); unset: http://localhost:<server port>.
+ * @param publicUrl     Where customers' browsers reach this service, for the sandbox's 3-D Secure page (this
+ *                      address, then /sandbox/authenticate/ and the charge id); unset: http://localhost and the
+ *                      server's port.
  */
 @ConfigurationProperties("payments.gateway.sandbox")
 public record SandboxGatewayProperties(@DefaultValue("auto") WebhookMode webhooks,
