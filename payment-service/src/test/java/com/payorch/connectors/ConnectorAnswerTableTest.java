@@ -43,7 +43,7 @@ class ConnectorAnswerTableTest {
             "requires_payment_method, expired_card,        -,                  FAILED,     expired_card",
             "requires_payment_method, -,                   -,                  FAILED,     payment_failed",
             "requires_action,         -,                   -,                  FAILED,     authentication_required",
-            "canceled,                -,                   -,                  FAILED,     canceled"})
+            "canceled,                -,                   -,                  CANCELLED,  -"})
     void stripeStatuses(String status, String code, String declineCode, GatewayStatus expected, String reason) {
         assertThat(StripeStatuses.charge(status, code, declineCode))
                 .isEqualTo(new MappedStatus(expected, reason));

@@ -66,7 +66,10 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>test payment methods (a token's prefix decides, so each test may use its own token): `pm_card_visa` (and
  *       any other) succeeds, `pm_card_chargeDeclined` is a 402 card error
  *       (`card_declined` / `generic_decline`) carrying the PaymentIntent, `pm_card_authenticationRequired` ends
- *       `requires_action`; `pm_card_processing` (a fake-only token) stays `processing` until {@link #settle}.</li>
+ *       `requires_action` (`payment_intent.requires_action` sent): confirmed with a `return_url`, its `next_action`
+ *       is `redirect_to_url` to the fake's 3-D Secure page ({@code GET /3ds/{pi}}, answered by
+ *       {@code POST /3ds/{pi}} with `decision=approve|fail`, or {@link #approve} / {@link #fail} in a test), else
+ *       `use_stripe_sdk`; `pm_card_processing` (a fake-only token) stays `processing` until {@link #settle}.</li>
  * </ul>
  * Bodies follow Stripe's published OpenAPI (repository `stripe/openapi`): the objects are shaped as
  * `openapi/fixtures3.json`'s `resources.payment_intent`, `resources.refund` and `resources.event` (every field of the
@@ -184,6 +187,10 @@ public final class FakeStripe implements AutoCloseable {
         server.stubFor(post(urlPathEqualTo("/v1/refunds")).atPriority(1)
                 .willReturn(aResponse().withTransformers(Behaviour.NAME)));
         server.stubFor(get(urlPathEqualTo("/v1/refunds")).atPriority(1)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(get(urlPathMatching("/3ds/pi_[A-Za-z0-9]+")).atPriority(1)
+                .willReturn(aResponse().withTransformers(Behaviour.NAME)));
+        server.stubFor(post(urlPathMatching("/3ds/pi_[A-Za-z0-9]+")).atPriority(1)
                 .willReturn(aResponse().withTransformers(Behaviour.NAME)));
     }
 
@@ -348,7 +355,7 @@ public final class FakeStripe implements AutoCloseable {
         return intentIdsOf(paymentId).stream().mapToLong(id -> cancels.getOrDefault(id, 0)).sum();
     }
 
-    /** The hold events Stripe sent about this PaymentIntent, oldest first. */
+    /** The events Stripe sent about this PaymentIntent (holds, 3-D Secure), oldest first. */
     public synchronized List<SentEvent> eventsOf(String intentId) {
         return sentEvents.stream().filter(e -> intentId.equals(e.object().get("id"))).toList();
     }
@@ -403,6 +410,70 @@ public final class FakeStripe implements AutoCloseable {
                 .filter(i -> paymentId.equals(metadata(i).get("payment_id"))
                         && Integer.toString(attempt).equals(metadata(i).get("attempt")))
                 .findFirst().map(LinkedHashMap::new).orElseThrow();
+    }
+
+    /**
+     * The customer passes 3-D Secure on the PaymentIntent's redirect page: it ends `succeeded` (the money taken,
+     * `payment_intent.succeeded` sent) or, for a manual one, `requires_capture` (held,
+     * `payment_intent.amount_capturable_updated` sent), as Stripe confirms it after the challenge.
+     */
+    public synchronized Map<String, Object> approve(String intentId) {
+        Map<String, Object> intent = awaitingRedirect(intentId);
+        intent.put("next_action", null);
+        intent.put("latest_charge", "ch_" + random(24));
+        charged.add(intentId);
+        if ("manual".equals(intent.get("capture_method"))) {
+            intent.put("status", "requires_capture");
+            intent.put("amount_capturable", intent.get("amount"));
+            send("payment_intent.amount_capturable_updated", intent);
+        } else {
+            intent.put("status", "succeeded");
+            intent.put("amount_received", intent.get("amount"));
+            send("payment_intent.succeeded", intent);
+        }
+        return new LinkedHashMap<>(intent);
+    }
+
+    /**
+     * The customer fails 3-D Secure: the PaymentIntent goes back to `requires_payment_method` with Stripe's
+     * `payment_intent_authentication_failure` as its `last_payment_error`, and `payment_intent.payment_failed` is sent.
+     */
+    public synchronized Map<String, Object> fail(String intentId) {
+        Map<String, Object> intent = awaitingRedirect(intentId);
+        intent.put("status", "requires_payment_method");
+        intent.put("next_action", null);
+        Map<String, Object> lastError = new LinkedHashMap<>();
+        lastError.put("code", "payment_intent_authentication_failure");
+        lastError.put("doc_url", "https://stripe.com/docs/error-codes/payment-intent-authentication-failure");
+        lastError.put("message", "The provided PaymentMethod has failed authentication. You can provide"
+                + " payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.");
+        lastError.put("payment_method", Map.of("id", intent.get("payment_method"), "object", "payment_method",
+                "type", "card", "livemode", false));
+        lastError.put("type", "invalid_request_error");
+        intent.put("last_payment_error", lastError);
+        send("payment_intent.payment_failed", intent);
+        return new LinkedHashMap<>(intent);
+    }
+
+    /** The redirect page of a PaymentIntent waiting for 3-D Secure, else an {@link IllegalStateException}. */
+    private Map<String, Object> awaitingRedirect(String intentId) {
+        Map<String, Object> intent = intents.get(intentId);
+        if (intent == null || !"requires_action".equals(intent.get("status"))
+                || !(intent.get("next_action") instanceof Map<?, ?> next) || !"redirect_to_url".equals(next.get("type"))) {
+            throw new IllegalStateException(intentId + " is not waiting for 3-D Secure on a redirect page");
+        }
+        return intent;
+    }
+
+    /** Where the customer's browser is sent back to once the 3-D Secure page is done, as Stripe does it. */
+    private static String returnUrlOf(Map<String, Object> intent) {
+        Map<?, ?> redirect = (Map<?, ?>) ((Map<?, ?>) intent.get("next_action")).get("redirect_to_url");
+        String returnUrl = String.valueOf(redirect.get("return_url"));
+        int hash = returnUrl.indexOf('#');
+        String base = hash < 0 ? returnUrl : returnUrl.substring(0, hash);
+        return base + (base.contains("?") ? "&" : "?") + "payment_intent=" + intent.get("id")
+                + "&payment_intent_client_secret=" + intent.get("client_secret") + (hash < 0 ? ""
+                : returnUrl.substring(hash));
     }
 
     /** Stripe settles a `processing` PaymentIntent. */
@@ -526,6 +597,11 @@ public final class FakeStripe implements AutoCloseable {
         @Override
         public ResponseDefinition transform(ServeEvent serveEvent) {
             Request request = serveEvent.getRequest();
+            if (request.getUrl().startsWith("/3ds/")) {
+                synchronized (FakeStripe.this) {
+                    return threeDSecure(request);
+                }
+            }
             String auth = request.getHeader("Authorization");
             String key = auth != null && auth.startsWith("Bearer ") ? auth.substring(7) : "";
             if (!validKeys.contains(key)) {
@@ -556,6 +632,46 @@ public final class FakeStripe implements AutoCloseable {
                 return json(404, error("invalid_request_error", "resource_missing", "intent",
                         "No such payment_intent: '" + path.substring(path.lastIndexOf('/') + 1) + "'"));
             }
+        }
+
+        /**
+         * The fake's 3-D Secure page of a PaymentIntent (the customer's browser, no API key): `GET` shows a form,
+         * `POST` with `decision=approve|fail` settles it ({@link #approve}, {@link #fail}) and answers 303 to the
+         * `return_url` with `payment_intent=<id>`; a PaymentIntent not waiting there is 409, an unknown one 404.
+         */
+        private ResponseDefinition threeDSecure(Request request) {
+            String intentId = request.getUrl().split("\\?")[0].substring("/3ds/".length());
+            Map<String, Object> intent = intents.get(intentId);
+            if (intent == null) {
+                return html(404, "<p>No such PaymentIntent.</p>");
+            }
+            boolean waiting = "requires_action".equals(intent.get("status"))
+                    && intent.get("next_action") instanceof Map<?, ?> next && "redirect_to_url".equals(next.get("type"));
+            if (!waiting) {
+                return html(409, "<p>This PaymentIntent is " + intent.get("status") + ".</p>");
+            }
+            if (RequestMethod.GET.equals(request.getMethod())) {
+                return html(200, "<h1>3D Secure 2 Test Page</h1><p id=\"amount\">" + intent.get("amount") + " "
+                        + intent.get("currency") + "</p><form method=\"post\"><button id=\"approve\" name=\"decision\""
+                        + " value=\"approve\">Complete authentication</button><button id=\"fail\""
+                        + " name=\"decision\" value=\"fail\">Fail authentication</button></form>");
+            }
+            String decision = form(request.getBodyAsString()).get("decision");
+            if (!"approve".equals(decision) && !"fail".equals(decision)) {
+                return html(400, "<p>decision must be approve or fail.</p>");
+            }
+            String back = returnUrlOf(intent);
+            if (decision.equals("approve")) {
+                approve(intentId);
+            } else {
+                fail(intentId);
+            }
+            return aResponse().withStatus(303).withHeader("Location", back).build();
+        }
+
+        private ResponseDefinition html(int status, String body) {
+            return aResponse().withStatus(status).withHeader("Content-Type", "text/html; charset=utf-8")
+                    .withBody("<!doctype html><html><body>" + body + "</body></html>").build();
         }
 
         private String mask(String key) {
@@ -660,7 +776,19 @@ public final class FakeStripe implements AutoCloseable {
                 }
                 case "pm_card_authenticationRequired" -> {
                     intent.put("status", "requires_action");
-                    intent.put("next_action", Map.of("type", "use_stripe_sdk", "use_stripe_sdk", Map.of()));
+                    String returnUrl = params.get("return_url");
+                    if (returnUrl != null) {
+                        Map<String, Object> redirect = new LinkedHashMap<>();
+                        redirect.put("return_url", returnUrl);
+                        redirect.put("url", baseUrl() + "/3ds/" + id);
+                        Map<String, Object> next = new LinkedHashMap<>();
+                        next.put("redirect_to_url", redirect);
+                        next.put("type", "redirect_to_url");
+                        intent.put("next_action", next);
+                    } else {
+                        intent.put("next_action", Map.of("type", "use_stripe_sdk", "use_stripe_sdk", Map.of()));
+                    }
+                    send("payment_intent.requires_action", intent);
                 }
                 case "pm_card_processing" -> {
                     intent.put("status", "processing");

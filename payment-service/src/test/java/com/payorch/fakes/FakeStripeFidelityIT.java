@@ -329,6 +329,62 @@ class FakeStripeFidelityIT {
                 .containsExactly("payment_intent.amount_capturable_updated", "payment_intent.canceled");
     }
 
+    @Test
+    void aThreeDsRedirectIsARedirectToUrlNextActionAndItsOutcomesAndEventsAreWhatTheModelsRead() throws Exception {
+        String returnUrl = "https://shop.example/back?payment_id=pay_fid_3ds";
+        String form = create("pm_card_authenticationRequired_fid3ds", "pay_fid_3ds") + "&return_url="
+                + URLEncoder.encode(returnUrl, StandardCharsets.UTF_8);
+        String body = post("/v1/payment_intents", form, "key_" + UUID.randomUUID()).body();
+        PaymentIntent waiting = strictly(body, PaymentIntent.class);
+        JsonObject next = JsonParser.parseString(body).getAsJsonObject().getAsJsonObject("next_action");
+        assertNoUnknownFields(next, PaymentIntent.NextAction.class, "next_action");
+        assertNoUnknownFields(next.getAsJsonObject("redirect_to_url"), PaymentIntent.NextAction.RedirectToUrl.class,
+                "next_action.redirect_to_url");
+        assertThat(waiting.getStatus()).isEqualTo("requires_action");
+        assertThat(waiting.getNextAction().getType()).isEqualTo("redirect_to_url");
+        assertThat(waiting.getNextAction().getRedirectToUrl().getUrl())
+                .isEqualTo(stripe.baseUrl() + "/3ds/" + waiting.getId());
+        assertThat(waiting.getNextAction().getRedirectToUrl().getReturnUrl()).isEqualTo(returnUrl);
+
+        stripe.fail(waiting.getId());
+        String failedBody = get("/v1/payment_intents/" + waiting.getId()).body();
+        PaymentIntent failed = strictly(failedBody, PaymentIntent.class);
+        assertNoUnknownFields(JsonParser.parseString(failedBody).getAsJsonObject()
+                .getAsJsonObject("last_payment_error"), StripeError.class, "last_payment_error");
+        assertThat(failed.getStatus()).isEqualTo("requires_payment_method");
+        assertThat(failed.getNextAction()).isNull();
+        assertThat(failed.getLastPaymentError().getCode()).isEqualTo("payment_intent_authentication_failure");
+
+        PaymentIntent manual = strictly(post("/v1/payment_intents", create("pm_card_authenticationRequired_fid3dm",
+                "pay_fid_3dm") + "&capture_method=manual&return_url=" + URLEncoder.encode(returnUrl,
+                StandardCharsets.UTF_8), "key_" + UUID.randomUUID()).body(), PaymentIntent.class);
+        stripe.approve(manual.getId());
+        PaymentIntent held = strictly(get("/v1/payment_intents/" + manual.getId()).body(), PaymentIntent.class);
+        assertThat(held.getStatus()).isEqualTo("requires_capture");
+        assertThat(held.getAmountCapturable()).isEqualTo(4200L);
+
+        for (String intentId : new String[] {waiting.getId(), manual.getId()}) {
+            for (FakeStripe.SentEvent sent : stripe.eventsOf(intentId)) {
+                Event event = Webhook.constructEvent(sent.payload(),
+                        FakeStripe.sign(sent.payload(), WEBHOOK_SECRET, Instant.now().getEpochSecond()),
+                        WEBHOOK_SECRET);
+                JsonObject object = JsonParser.parseString(sent.payload()).getAsJsonObject().getAsJsonObject("data")
+                        .getAsJsonObject("object");
+                assertNoUnknownFields(object, PaymentIntent.class, "event.data.object");
+                if (object.get("next_action").isJsonObject()) {
+                    assertNoUnknownFields(object.getAsJsonObject("next_action"), PaymentIntent.NextAction.class,
+                            "event.data.object.next_action");
+                }
+                assertThat(event.getDataObjectDeserializer().getObject()).get()
+                        .isInstanceOfSatisfying(PaymentIntent.class, read -> assertThat(read.getId()).isEqualTo(intentId));
+            }
+        }
+        assertThat(stripe.eventsOf(waiting.getId())).extracting(FakeStripe.SentEvent::type)
+                .containsExactly("payment_intent.requires_action", "payment_intent.payment_failed");
+        assertThat(stripe.eventsOf(manual.getId())).extracting(FakeStripe.SentEvent::type)
+                .containsExactly("payment_intent.requires_action", "payment_intent.amount_capturable_updated");
+    }
+
     // --- issue 22: what the fake learnt from Stripe's docs; each on its own fake (they change its clock) ---
 
     @Test

@@ -45,7 +45,10 @@ import reactor.core.scheduler.Scheduler;
  * Stripe through the official `stripe-java` SDK. One attempt is one PaymentIntent created with `confirm=true`, the
  * attempt's idempotency key as Stripe's `Idempotency-Key`, `metadata[payment_id]` and `metadata[attempt]`; a manual
  * submit adds `capture_method=manual` (a hold, `requires_capture` → AUTHORIZED), captured and released by
- * {@link StripeHolds}.
+ * {@link StripeHolds}. A submit with a `returnUrl` sends it as `return_url`: a card that needs 3-D Secure then ends
+ * `requires_action` with a `redirect_to_url` page, REQUIRES_ACTION; the customer's way back is settled by Stripe's
+ * events, or by looking the PaymentIntent up ({@link #complete} is the port's default, {@link #find}); a payment
+ * whose customer never comes back is cancelled like a hold ({@link StripeHolds#cancel}).
  * <ul>
  *   <li>One {@link StripeClient} per merchant (its secret key), all pointed at `payments.connectors.stripe.api-base`,
  *       with the SDK's own network retries OFF: a retry inside the SDK could turn a "read timed out" (possibly
@@ -110,6 +113,9 @@ public final class StripeGateway implements PaymentGateway {
             PaymentIntentCreateParams.Builder builder = PaymentIntentCreateParams.builder();
             if (request.manualCapture()) {
                 builder.setCaptureMethod(PaymentIntentCreateParams.CaptureMethod.MANUAL);
+            }
+            if (request.customerCanAct()) {
+                builder.setReturnUrl(request.returnUrl());
             }
             PaymentIntentCreateParams params = builder
                     .setAmount(amount.getAsLong())
@@ -283,8 +289,18 @@ public final class StripeGateway implements PaymentGateway {
         return new RefundOutcome(refundId, NAME, refund.getId(), mapped.status(), mapped.failureReason());
     }
 
-    /** Maps a PaymentIntent's status to the port's words. */
+    /**
+     * Maps a PaymentIntent's status to the port's words: one waiting for a customer who can act (the request has a
+     * `returnUrl`) on Stripe's redirect page is REQUIRES_ACTION with that page, whether just confirmed or looked up.
+     */
     static GatewayOutcome outcome(ChargeRequest request, PaymentIntent intent) {
+        PaymentIntent.NextAction next = intent.getNextAction();
+        String redirect = StripeStatuses.redirectUrl(intent.getStatus(), next != null ? next.getType() : null,
+                next != null && next.getRedirectToUrl() != null ? next.getRedirectToUrl().getUrl() : null);
+        if (redirect != null && request.customerCanAct()) {
+            return GatewayOutcome.requiresAction(request.paymentId(), request.attempt(), NAME, intent.getId(),
+                    redirect);
+        }
         MappedStatus mapped = StripeStatuses.charge(intent.getStatus(),
                 StripeStatuses.manual(intent.getCaptureMethod()), intent.getLastPaymentError());
         String reason = mapped.status() == GatewayStatus.CANCELLED

@@ -49,6 +49,9 @@ final class StripeHolds {
             "amount_too_small");
     private static final Set<String> STATE_SAYS = Set.of("payment_intent_unexpected_state", "charge_already_captured");
 
+    /** The cancel reason the expiry of a customer action records (the payments feature's word, not Stripe's). */
+    static final String AUTHENTICATION_EXPIRED = "authentication_expired";
+
     private final StripeGateway gateway;
 
     StripeHolds(StripeGateway gateway) {
@@ -180,8 +183,14 @@ final class StripeHolds {
         return e.getCode() != null ? e.getCode() : otherwise;
     }
 
-    /** The service's reason when it is one Stripe takes as `cancellation_reason`; Stripe refuses any other. */
+    /**
+     * The service's reason when it is one Stripe takes as `cancellation_reason`; Stripe refuses any other. The expiry
+     * of a customer action (the customer never came back from 3-D Secure) is Stripe's `abandoned`.
+     */
     private static Optional<PaymentIntentCancelParams.CancellationReason> stripeReason(@Nullable String reason) {
+        if (AUTHENTICATION_EXPIRED.equals(reason)) {
+            return Optional.of(PaymentIntentCancelParams.CancellationReason.ABANDONED);
+        }
         return Arrays.stream(PaymentIntentCancelParams.CancellationReason.values())
                 .filter(known -> known.getValue().equals(reason))
                 .findFirst();

@@ -5,7 +5,11 @@ import com.payorch.gateway.MappedStatus;
 import com.stripe.model.StripeError;
 import org.jspecify.annotations.Nullable;
 
-/** Stripe's PaymentIntent and Refund statuses in the port's words: one table, used by the gateway and the webhooks. */
+/**
+ * Stripe's PaymentIntent and Refund statuses in the port's words: one table, used by the gateway and the webhooks.
+ * A PaymentIntent waiting for its customer (`requires_action`) is a customer action only where the gateway can send
+ * the customer somewhere: {@link #redirectUrl}.
+ */
 public final class StripeStatuses {
 
     private StripeStatuses() {
@@ -25,28 +29,39 @@ public final class StripeStatuses {
     }
 
     /**
-     * `succeeded` → SUCCEEDED; `requires_payment_method` (and `canceled`) → FAILED with the last error's
-     * `decline_code`, else its `code`; `requires_action` → FAILED `authentication_required` (no redirect flows);
-     * anything else (`processing`, `requires_confirmation`) → PROCESSING. A manual-capture PaymentIntent
-     * ({@code manual}: its `capture_method` is `manual`) differs in two: `requires_capture` → AUTHORIZED (the money is
-     * held) and `canceled` → CANCELLED (released, by us or by Stripe when the authorisation expired).
+     * `succeeded` → SUCCEEDED; `requires_payment_method` → FAILED with the last error's `decline_code`, else its
+     * `code` (a failed 3-D Secure: `payment_intent_authentication_failure`); `canceled` → CANCELLED (released, by us
+     * or by Stripe when an authorisation expired; the payment decides what a cancelled attempt means);
+     * `requires_action` → FAILED `authentication_required`: the customer cannot be sent anywhere (a `use_stripe_sdk`
+     * action, or no `return_url` was sent); the gateway answers REQUIRES_ACTION instead when {@link #redirectUrl}
+     * names a page. Anything else (`processing`, `requires_confirmation`) → PROCESSING. A manual-capture
+     * PaymentIntent ({@code manual}: its `capture_method` is `manual`) differs in one: `requires_capture` →
+     * AUTHORIZED (the money is held).
      */
     public static MappedStatus charge(String status, boolean manual, @Nullable String code,
                                       @Nullable String declineCode) {
         if (manual && status.equals("requires_capture")) {
             return new MappedStatus(GatewayStatus.AUTHORIZED, null);
         }
-        if (manual && status.equals("canceled")) {
-            return new MappedStatus(GatewayStatus.CANCELLED, null);
-        }
         return switch (status) {
             case "succeeded" -> new MappedStatus(GatewayStatus.SUCCEEDED, null);
-            case "requires_payment_method", "canceled" -> new MappedStatus(GatewayStatus.FAILED,
-                    declineCode != null ? declineCode : code != null ? code
-                            : status.equals("canceled") ? "canceled" : "payment_failed");
+            case "canceled" -> new MappedStatus(GatewayStatus.CANCELLED, null);
+            case "requires_payment_method" -> new MappedStatus(GatewayStatus.FAILED,
+                    declineCode != null ? declineCode : code != null ? code : "payment_failed");
             case "requires_action" -> new MappedStatus(GatewayStatus.FAILED, "authentication_required");
             default -> new MappedStatus(GatewayStatus.PROCESSING, null);
         };
+    }
+
+    /**
+     * Where a `requires_action` PaymentIntent sends its customer: `next_action.redirect_to_url.url` when the action is
+     * `redirect_to_url` (Stripe's 3-D Secure page, asked for by confirming with a `return_url`), else null (a
+     * `use_stripe_sdk` action needs Stripe.js in the merchant's page, which this service does not drive).
+     */
+    public static @Nullable String redirectUrl(@Nullable String status, @Nullable String nextActionType,
+                                               @Nullable String url) {
+        return "requires_action".equals(status) && "redirect_to_url".equals(nextActionType) && url != null
+                && !url.isBlank() ? url : null;
     }
 
     /**

@@ -30,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * or the capture of a hold; `canceled`: CANCELLED with the `cancellation_reason`, `automatic` read as
  * `authorization_expired`, whatever the capture method: the payment decides what a cancelled attempt means) (receipt id =
  * the event id, reference = the PaymentIntent id, payment = `metadata.payment_id`, attempt = `metadata.attempt`, the
- * amount back in ISO units through {@link StripeCurrencies}); other types are answered `ignored` and not recorded.
+ * amount back in ISO units through {@link StripeCurrencies}); other types are answered `ignored` and not recorded,
+ * `payment_intent.requires_action` among them (the confirm's answer or a look-up already told the payment to wait for
+ * its customer; a failed 3-D Secure comes as `payment_failed` with `payment_intent_authentication_failure`).
  * A PaymentIntent this service did not create (no `metadata.payment_id`) is still handed on, naming no payment and no
  * attempt, so that the pipeline records it and answers it `ignored` (never 404: Stripe would resend it for days). `refund.updated` / `refund.failed` (a Refund object) and `charge.refunded` (a Charge
  * with its `refunds.data`) become one notification per Refund made by this service (`metadata.refund_id`; receipt id

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A manual-capture PaymentIntent's statuses in the port's words, beside an automatic one's: only `requires_capture`
- * (a hold) and `canceled` (a release) differ.
+ * (a hold) differs; `canceled` is CANCELLED for both (the payment decides what a cancelled attempt means).
  */
 class StripeHoldStatusesTest {
 
@@ -18,7 +18,7 @@ class StripeHoldStatusesTest {
             "requires_capture,        true,  AUTHORIZED, -",
             "requires_capture,        false, PROCESSING, -",
             "canceled,                true,  CANCELLED,  -",
-            "canceled,                false, FAILED,     canceled",
+            "canceled,                false, CANCELLED,  -",
             "succeeded,               true,  SUCCEEDED,  -",
             "processing,              true,  PROCESSING, -",
             "requires_payment_method, true,  FAILED,     payment_failed",
