@@ -1,5 +1,7 @@
 package com.payorch.console;
 
+import com.payorch.payments.CustomerActionProperties;
+import com.payorch.statemachine.PaymentStatus;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.SqlLiterals;
 import io.micrometer.core.instrument.Gauge;
@@ -18,8 +20,10 @@ import org.springframework.stereotype.Component;
 /**
  * Gauges of what needs a person, over every merchant, as the console's "needs attention" counts them:
  * {@code payments_orphaned_charges_unrefunded} (orphaned charges whose refund has not SUCCEEDED),
- * {@code payments_unconfirmed_give_ups} (attempts with an attention reason: recovery has no evidence to settle them)
- * and {@code payments_refunds_in_doubt}. Counted on scrape, one statement over partial indexes, at most once per
+ * {@code payments_unconfirmed_give_ups} (attempts with an attention reason: recovery has no evidence to settle them),
+ * {@code payments_refunds_in_doubt} and {@code payments_customer_actions_expired} (REQUIRES_ACTION past
+ * {@code payments.customer-action.expires-after}: the expiry's cancel is not confirmed yet). Counted on scrape, one
+ * statement over partial indexes, at most once per
  * {@value #FRESH_SECONDS} seconds: a scrape answers the last count at once and, when it is older, starts the next
  * one (NaN until the first count is in, never a false zero).
  */
@@ -39,21 +43,28 @@ public class AttentionMetrics {
                                         and not r.counts_against_payment and r.status = %s)) as orphaned,
                    (select count(*) from payment_attempts where attention_reason is not null) as give_ups,
                    (select count(*) from refunds
-                    where attention_reason is not null or (status = %s and sends_in_doubt > 0)) as refunds_in_doubt
-            """.formatted(REFUND_SUCCEEDED, REFUND_PENDING);
+                    where attention_reason is not null or (status = %s and sends_in_doubt > 0)) as refunds_in_doubt,
+                   (select count(*) from payments
+                    where status = %s
+                      and action_required_at < now() - make_interval(secs => :expiresAfter)) as expired_actions
+            """.formatted(REFUND_SUCCEEDED, REFUND_PENDING, SqlLiterals.of(PaymentStatus.REQUIRES_ACTION));
 
-    private record Counts(double orphaned, double giveUps, double refundsInDoubt, Instant at) {
+    private record Counts(double orphaned, double giveUps, double refundsInDoubt, double expiredActions,
+                          Instant at) {
     }
 
     private final ConsoleReadModel reads;
     private final Clock clock;
+    private final CustomerActionProperties customerAction;
     private final AtomicReference<Counts> last = new AtomicReference<>(
-            new Counts(Double.NaN, Double.NaN, Double.NaN, Instant.EPOCH));
+            new Counts(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Instant.EPOCH));
     private final AtomicBoolean counting = new AtomicBoolean();
 
-    public AttentionMetrics(ConsoleReadModel reads, MeterRegistry registry, Clock clock) {
+    public AttentionMetrics(ConsoleReadModel reads, MeterRegistry registry, Clock clock,
+                            CustomerActionProperties customerAction) {
         this.reads = reads;
         this.clock = clock;
+        this.customerAction = customerAction;
         gauge(registry, "payments.orphaned.charges.unrefunded", "Orphaned charges whose refund has not succeeded",
                 Counts::orphaned);
         gauge(registry, "payments.unconfirmed.give.ups",
@@ -61,6 +72,9 @@ public class AttentionMetrics {
         gauge(registry, "payments.refunds.in.doubt",
                 "Refunds whose outcome no connector has confirmed (attention reason, or a lost send while PENDING)",
                 Counts::refundsInDoubt);
+        gauge(registry, "payments.customer.actions.expired",
+                "Payments waiting for their customer past payments.customer-action.expires-after (REQUIRES_ACTION)",
+                Counts::expiredActions);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<Counts> value) {
@@ -73,11 +87,13 @@ public class AttentionMetrics {
         Counts counts = last.get();
         if (Duration.between(counts.at(), clock.instant()).toSeconds() >= FRESH_SECONDS
                 && counting.compareAndSet(false, true)) {
-            reads.rows(COUNTS, MerchantScope.ALL, Map.of())
+            reads.rows(COUNTS, MerchantScope.ALL,
+                            Map.of("expiresAfter", customerAction.expiresAfter().toMillis() / 1000.0))
                     .next()
                     .doFinally(signal -> counting.set(false))
                     .subscribe(row -> last.set(new Counts(number(row, "orphaned"), number(row, "give_ups"),
-                                    number(row, "refunds_in_doubt"), clock.instant())),
+                                    number(row, "refunds_in_doubt"), number(row, "expired_actions"),
+                                    clock.instant())),
                             error -> log.warn("Could not count what needs attention for the metrics: {}",
                                     error.toString()));
         }

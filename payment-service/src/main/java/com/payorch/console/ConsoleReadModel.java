@@ -11,7 +11,9 @@ import com.payorch.payments.Hold;
 import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentTransition;
 import com.payorch.payments.PaymentWithHistory;
+import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Page;
+import com.payorch.support.SqlLiterals;
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,7 +75,10 @@ public class ConsoleReadModel {
             }
             bound.put("limit", Parameter.from(limit + 1));
             return db.sql("select p.id, p.merchant_id, p.booking_id, p.amount, p.currency, p.status, p.connector,"
-                            + " p.amount_refunded, p.failure_reason, p.created_at from payments p where " + sql
+                            + " p.amount_refunded, p.failure_reason, p.created_at,"
+                            + " case when p.status = " + SqlLiterals.of(PaymentStatus.REQUIRES_ACTION)
+                            + " then floor(extract(epoch from now() - p.action_required_at))::bigint"
+                            + " end as awaiting_customer_seconds from payments p where " + sql
                             + " order by p.created_at desc, p.id desc limit :limit")
                     .bindValues(bound)
                     .map(ConsoleReadModel::paymentRow)
@@ -255,7 +260,7 @@ public class ConsoleReadModel {
                 row.get("booking_id", String.class), row.get("amount", Long.class), row.get("currency", String.class),
                 row.get("status", String.class), row.get("connector", String.class),
                 row.get("amount_refunded", Long.class), row.get("failure_reason", String.class),
-                row.get("created_at", Instant.class));
+                row.get("created_at", Instant.class), row.get("awaiting_customer_seconds", Long.class));
     }
 
     /** Merges every kind of record of a payment into one list, oldest first. */

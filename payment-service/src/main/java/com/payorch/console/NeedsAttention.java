@@ -1,6 +1,7 @@
 package com.payorch.console;
 
 import com.payorch.payments.CaptureProperties;
+import com.payorch.payments.CustomerActionProperties;
 import com.payorch.recovery.RecoveryProperties;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.statemachine.RefundStatus;
@@ -16,7 +17,8 @@ import reactor.core.publisher.Mono;
  * capture sent with no outcome); holds about to lapse (AUTHORIZED with {@code authorization_expires_at} within
  * {@code payments.capture.expiry-margin}: the expiry policy is due, or overdue if the row stays); attempts recovery could not settle
  * on evidence (an unconfirmed give-up, an attempt past its connector's key lifetime, a cancel by reference awaiting
- * its confirmation: {@code payment_attempts.attention_reason}); refunds in doubt (a send whose answer was lost and
+ * its confirmation: {@code payment_attempts.attention_reason}); payments waiting for their customer (REQUIRES_ACTION)
+ * longer than {@code payments.customer-action.expires-after}, whose expiry's cancel the connector has not confirmed yet; refunds in doubt (a send whose answer was lost and
  * no outcome confirmed yet, or {@code refunds.attention_reason}); orphaned charges not yet refunded; webhook
  * signature failures of the last {@value #SIGNATURE_FAILURE_DAYS} days (those that name no merchant only for users
  * who see all merchants); dead-lettered events; and merchant webhook deliveries that gave up. Each list shows at most
@@ -33,6 +35,7 @@ public class NeedsAttention {
     private static final String PROCESSING = SqlLiterals.of(PaymentStatus.PROCESSING);
     private static final String AUTHORIZED = SqlLiterals.of(PaymentStatus.AUTHORIZED);
     private static final String CAPTURING = SqlLiterals.of(PaymentStatus.CAPTURING);
+    private static final String REQUIRES_ACTION = SqlLiterals.of(PaymentStatus.REQUIRES_ACTION);
     private static final String REFUND_SUCCEEDED = SqlLiterals.of(RefundStatus.SUCCEEDED);
     private static final String REFUND_PENDING = SqlLiterals.of(RefundStatus.PENDING);
     private static final String REFUND_FAILED = SqlLiterals.of(RefundStatus.FAILED);
@@ -42,29 +45,53 @@ public class NeedsAttention {
                         List<Map<String, Object>> attempts,
                         List<Map<String, Object>> refundsInDoubt, List<Map<String, Object>> orphaned,
                         List<Map<String, Object>> signatureFailures, List<Map<String, Object>> deadLetters,
-                        List<Map<String, Object>> failedDeliveries) {
+                        List<Map<String, Object>> failedDeliveries, List<Map<String, Object>> expiredActions) {
 
         public int total() {
             return stuck.size() + expiringHolds.size() + attempts.size() + refundsInDoubt.size() + orphaned.size()
-                    + signatureFailures.size() + deadLetters.size() + failedDeliveries.size();
+                    + signatureFailures.size() + deadLetters.size() + failedDeliveries.size() + expiredActions.size();
         }
     }
 
     private final ConsoleReadModel reads;
     private final RecoveryProperties recovery;
     private final CaptureProperties capture;
+    private final CustomerActionProperties customerAction;
 
-    public NeedsAttention(ConsoleReadModel reads, RecoveryProperties recovery, CaptureProperties capture) {
+    public NeedsAttention(ConsoleReadModel reads, RecoveryProperties recovery, CaptureProperties capture,
+                          CustomerActionProperties customerAction) {
         this.reads = reads;
         this.recovery = recovery;
         this.capture = capture;
+        this.customerAction = customerAction;
     }
 
     public Mono<Lists> find(MerchantScope scope) {
         return Mono.zip(stuck(scope), expiringHolds(scope), attempts(scope), refundsInDoubt(scope), orphaned(scope),
                         signatureFailures(scope), deadLetters(scope), failedDeliveries(scope))
-                .map(all -> new Lists(all.getT1(), all.getT2(), all.getT3(), all.getT4(), all.getT5(), all.getT6(),
-                        all.getT7(), all.getT8()));
+                .zipWith(expiredActions(scope))
+                .map(both -> {
+                    var all = both.getT1();
+                    return new Lists(all.getT1(), all.getT2(), all.getT3(), all.getT4(), all.getT5(), all.getT6(),
+                            all.getT7(), all.getT8(), both.getT2());
+                });
+    }
+
+    /**
+     * Payments whose customer did not act in time: the expiry should have cancelled their attempt; one that stays
+     * here is waiting for the connector to confirm that cancel (or the expiry is not running).
+     */
+    private Mono<List<Map<String, Object>>> expiredActions(MerchantScope scope) {
+        return reads.rows("select p.id, p.merchant_id, p.booking_id, p.amount, p.currency, p.connector,"
+                        + " to_char(p.action_required_at at time zone 'UTC', " + UTC + ") as since,"
+                        + " floor(extract(epoch from now() - p.action_required_at))::bigint as age_seconds,"
+                        + " p.cancel_requested_at is not null as cancel_requested"
+                        + " from payments p where " + scope.condition("p.merchant_id")
+                        + " and p.status = " + REQUIRES_ACTION
+                        + " and p.action_required_at < now() - make_interval(secs => :expiresAfter)"
+                        + " order by p.action_required_at, p.id limit " + LIMIT, scope,
+                Map.of("expiresAfter", customerAction.expiresAfter().toMillis() / 1000.0))
+                .collectList();
     }
 
     /**

@@ -219,6 +219,31 @@ class ConsoleBrowserIT extends ApiTest {
         signOut();
     }
 
+    /** Issue 24: a payment waiting for its customer, found by its status, shows where the customer goes and back. */
+    @Test
+    void anOperatorSeesAPaymentWaitingForItsCustomer() {
+        String returnUrl = "https://merchant.example/back/" + unique("r");
+        String paymentId = createPaymentFromBody("""
+                {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_3ds",
+                 "customerEmail": "guest@example.com", "returnUrl": "%s"}""".formatted(unique("bk"), returnUrl));
+        signIn("operator", DevelopmentDefaults.DEVELOPMENT_CONSOLE_PASSWORD);
+
+        browser.get(url("/console/payments?status=REQUIRES_ACTION"));
+        waitFor().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("a.payment-link")));
+        assertThat(attributes("a.payment-link", "textContent")).contains(paymentId);
+        assertThat(text(".awaiting-customer")).startsWith("waiting for the customer for ");
+        browser.get(url("/console/payments/" + paymentId));
+        waitFor().until(ExpectedConditions.textToBe(By.id("payment-id"), paymentId));
+        assertThat(text("#payment-status")).isEqualTo("REQUIRES_ACTION");
+        assertThat(text("#return-url")).isEqualTo(returnUrl);
+        assertThat(attributes("#next-action a", "href")).singleElement().asString()
+                .startsWith(url("/sandbox/authenticate/ch_"));
+        assertThat(attributes("#diagram g.state.current", "data-state")).containsExactly("REQUIRES_ACTION");
+        assertThat(attributes("#diagram .transition.taken", "data-to")).contains("REQUIRES_ACTION");
+        screenshot("payment-requires-action");
+        signOut();
+    }
+
     private static void onLivePage(Runnable interaction) {
         for (int attempt = 1; ; attempt++) {
             try {

@@ -97,6 +97,52 @@ class NeedsAttentionIT extends ApiTest {
         });
     }
 
+    /**
+     * Issue 24: a payment waiting for its customer (the sandbox's `pm_card_3ds` with a returnUrl) past
+     * {@code payments.customer-action.expires-after} is listed and counted; one still within it is not. The payment
+     * list filters REQUIRES_ACTION and shows the wait; the payment page shows the return URL, the next action, the
+     * transition and the current state on the diagram.
+     */
+    @Test
+    void aPaymentWaitingForItsCustomerPastTheExpiryIsListedCountedFilteredAndShown() {
+        String returnUrl = "https://merchant.example/back/" + unique("r");
+        String expired = createPaymentFromBody(customerActionBody(unique("bk"), returnUrl));
+        String waiting = createPaymentFromBody(customerActionBody(unique("bk"), returnUrl));
+        String completed = createPayment(unique("bk"), "pm_card_ok");
+        sql("update payments set action_required_at = now() - interval '2 hours 5 minutes' where id = $1", expired);
+
+        NeedsAttention.Lists demo = attention.find(MerchantScope.of(Set.of("demo"))).block(Duration.ofSeconds(10));
+        Map<String, Object> row = row(demo.expiredActions(), "id", expired);
+        assertThat(((Number) row.get("age_seconds")).longValue()).isBetween(7_500L, 7_800L);
+        assertThat(row.get("cancel_requested")).isEqualTo(false);
+        assertThat(demo.expiredActions()).extracting(r -> r.get("id")).doesNotContain(waiting, completed);
+        assertThat(attention.find(MerchantScope.of(Set.of("other"))).block(Duration.ofSeconds(10)).expiredActions())
+                .extracting(r -> r.get("id")).doesNotContain(expired);
+
+        ConsoleSession operator = ConsoleSession.signIn(client, "operator",
+                DevelopmentDefaults.DEVELOPMENT_CONSOLE_PASSWORD);
+        assertThat(operator.page("/console/attention")).contains("Customer actions expired").contains(expired)
+                .doesNotContain(waiting);
+        String list = operator.page("/console/payments?status=REQUIRES_ACTION");
+        assertThat(list).contains(expired).contains(waiting).doesNotContain(completed)
+                .contains("waiting for the customer for 2h 05m");
+        String page = operator.page("/console/payments/" + expired);
+        assertThat(page).contains(returnUrl)
+                .containsPattern("id=\"next-action\"><a href=\"http://localhost:\\d+/sandbox/authenticate/ch_")
+                .contains("→ REQUIRES_ACTION (REQUIRE_ACTION)")
+                .contains("class=\"state current\" data-state=\"REQUIRES_ACTION\"");
+        assertThat(operator.page("/console/payments/" + completed)).doesNotContain("id=\"next-action\"");
+
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                assertThat(gauge(prometheus(), "payments_customer_actions_expired")).isGreaterThanOrEqualTo(1));
+    }
+
+    private static String customerActionBody(String bookingId, String returnUrl) {
+        return """
+                {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_3ds",
+                 "customerEmail": "guest@example.com", "returnUrl": "%s"}""".formatted(bookingId, returnUrl);
+    }
+
     private String prometheus() {
         return client.get().uri("/actuator/prometheus").header("Authorization", "Bearer " + OPERATOR_KEY)
                 .exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();

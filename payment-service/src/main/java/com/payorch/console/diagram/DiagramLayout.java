@@ -14,7 +14,8 @@ import com.payorch.statemachine.LifecycleTransition;
  * its shortest distance from it (breadth-first over the transitions in declaration order), so every forward edge
  * spans exactly one column. Within the columns, the rows are searched: every placement of each column's states on
  * the rows is routed and measured ({@link LayoutCost}: an edge through a box, a label on a box or on another label,
- * crossings, length), and the cheapest wins, the first found on a tie (a bigger life cycle is improved one column at
+ * crossings, length; a placement is given up as soon as it costs more than the best so far), and the cheapest
+ * wins, the first found on a tie (a bigger life cycle is improved one column at
  * a time instead). Computed once per life cycle. Deterministic: the same transitions give the same places.
  */
 final class DiagramLayout {
@@ -29,7 +30,7 @@ final class DiagramLayout {
     static final int COLUMN_PITCH = 270;
     static final int ROW_PITCH = 110;
     /** Up to this many placements every one is tried; beyond it, one column at a time (see {@link #improved}). */
-    private static final int EXHAUSTIVE_PLACEMENTS = 2_000;
+    private static final int EXHAUSTIVE_PLACEMENTS = 5_000;
     private static final int MAX_SWEEPS = 6;
 
     /** A state's rectangle. */
@@ -89,7 +90,7 @@ final class DiagramLayout {
         for (long n = 0; n < placements; n++) {
             DiagramLayout candidate = place(columnStates, chosen(choices, index), columnOf, rows, columns,
                     initialTarget);
-            double cost = LayoutCost.of(candidate, transitions);
+            double cost = LayoutCost.of(candidate, transitions, bestCost);
             if (cost < bestCost) {
                 best = candidate;
                 bestCost = cost;
@@ -123,7 +124,7 @@ final class DiagramLayout {
                     index[c] = option;
                     DiagramLayout candidate = place(columnStates, chosen(choices, index), columnOf, rows, columns,
                             initialTarget);
-                    double cost = LayoutCost.of(candidate, transitions);
+                    double cost = LayoutCost.of(candidate, transitions, bestCost);
                     if (cost < bestCost) {
                         best = candidate;
                         bestCost = cost;

@@ -9,8 +9,9 @@ import com.payorch.statemachine.LifecycleTransition;
 /**
  * How each transition is drawn on a {@link DiagramLayout}. Between neighbouring columns, either way, a straight line
  * between the facing sides (a pair of opposite edges between the same two boxes as two parallel lines, the forward
- * one above); within a column between neighbouring rows, a vertical line (the upward one shifted right), and past
- * rows between, a curve out into the gap on the right; anything else (a back edge over several columns, a self-loop)
+ * one above); within a column between neighbouring rows, a vertical line (the upward one shifted right, a pair's
+ * labels one above the other), and past rows between, a curve out into the gap on the right (downward) or the left
+ * (upward); anything else (a back edge over several columns, a self-loop)
  * as a curve below all the boxes, each further down than the previous, so they never lie on top of each other.
  */
 final class EdgeRouting {
@@ -61,7 +62,7 @@ final class EdgeRouting {
             return straight(source.x(), source.centreY() + shift, target.right(), target.centreY() + shift, paired);
         }
         if (target.column() == source.column() && Math.abs(target.row() - source.row()) == 1) {
-            return vertical(source, target);
+            return vertical(source, target, paired);
         }
         if (target.column() == source.column() && target.row() != source.row()) {
             return beside(source, target);
@@ -96,26 +97,35 @@ final class EdgeRouting {
         return new EdgeShape(path, middleX, middleY + 4, "middle", line);
     }
 
-    private static EdgeShape vertical(Box source, Box target) {
+    // A pair's two labels would be side by side at the same height: the downward one goes to the upper half of the
+    // gap between the rows, the upward one to the lower half.
+    private static EdgeShape vertical(Box source, Box target, boolean paired) {
         boolean down = target.row() > source.row();
         int x = down ? source.centreX() : source.centreX() + UPWARD_SHIFT;
         int y1 = down ? source.bottom() : source.y();
         int y2 = down ? target.y() : target.bottom();
-        return new EdgeShape("M " + x + " " + y1 + " L " + x + " " + y2, x + LABEL_GAP, (y1 + y2) / 2 + 4, "start",
+        int gapTop = Math.min(y1, y2);
+        int gap = Math.abs(y2 - y1);
+        int labelY = !paired ? gapTop + gap / 2 + 4 : down ? gapTop + gap / 3 + 1 : gapTop + gap * 5 / 6 + 1;
+        return new EdgeShape("M " + x + " " + y1 + " L " + x + " " + y2, x + LABEL_GAP, labelY, "start",
                 List.of(new Point(x, y1), new Point(x, y2)));
     }
 
-    // Within a column past the boxes between: a curve out of the right side into the gap and back, its label beside
+    // Within a column past the boxes between: a curve out into the gap beside the column and back (downward on the
+    // right, upward on the left, so two of them crossing each other's rows do not share a side), its label beside
     // its outermost point.
     private static EdgeShape beside(Box source, Box target) {
-        int x = source.right();
+        boolean down = target.row() > source.row();
+        int x = down ? source.right() : source.x();
         int y1 = source.centreY() + PAIR_OFFSET;
         int y2 = target.centreY() + PAIR_OFFSET;
-        int controlX = x + SIDE_BULGE;
+        int controlX = down ? x + SIDE_BULGE : x - SIDE_BULGE;
         String path = "M " + x + " " + y1 + " C " + controlX + " " + y1 + " " + controlX + " " + y2 + " " + x + " "
                 + y2;
         List<Point> curve = cubic(x, y1, controlX, y1, controlX, y2, x, y2);
-        return new EdgeShape(path, x + SIDE_BULGE * 3 / 4 + LABEL_GAP / 2, (y1 + y2) / 2 + 4, "start", curve);
+        int outermost = SIDE_BULGE * 3 / 4 + LABEL_GAP / 2;
+        return new EdgeShape(path, down ? x + outermost : x - outermost, (y1 + y2) / 2 + 4, down ? "start" : "end",
+                curve);
     }
 
     private static List<Point> cubic(double x1, double y1, double cx1, double cy1, double cx2, double cy2, double x2,

@@ -32,26 +32,35 @@ final class LayoutCost {
     }
 
     static double of(DiagramLayout layout, List<LifecycleTransition> transitions) {
+        return of(layout, transitions, Double.MAX_VALUE);
+    }
+
+    /**
+     * The cost, or, as soon as the sum so far reaches {@code bound}, that partial sum: enough for a search that only
+     * keeps a cheaper layout, and most placements are over the bound after their first few overlaps.
+     */
+    static double of(DiagramLayout layout, List<LifecycleTransition> transitions, double bound) {
         EdgeRouting routing = new EdgeRouting(layout, transitions);
         int edges = transitions.size();
-        List<List<Point>> lines = new ArrayList<>(edges);
-        List<Area> labels = new ArrayList<>(edges);
-        for (LifecycleTransition transition : transitions) {
-            EdgeShape shape = routing.route(transition);
-            lines.add(shape.polyline());
-            labels.add(labelArea(shape, transition.event()));
-        }
         List<String> names = new ArrayList<>(layout.boxes().keySet());
         List<Area> boxes = new ArrayList<>(names.size());
         layout.boxes().values().forEach(box -> boxes.add(boxArea(box)));
+        List<List<Point>> lines = new ArrayList<>(edges);
+        List<Area> labels = new ArrayList<>(edges);
         double cost = 0;
+        // Each edge's overlaps as soon as it is routed: they are cheap to find, and most placements are over the
+        // bound after their first few edges, before the dearer crossings are counted.
         for (int i = 0; i < edges; i++) {
             LifecycleTransition transition = transitions.get(i);
-            Area label = labels.get(i);
+            EdgeShape shape = routing.route(transition);
+            List<Point> line = shape.polyline();
+            Area label = labelArea(shape, transition.event());
+            lines.add(line);
+            labels.add(label);
             for (int b = 0; b < boxes.size(); b++) {
                 String state = names.get(b);
                 boolean end = state.equals(transition.source()) || state.equals(transition.target());
-                if (!end && hits(lines.get(i), boxes.get(b))) {
+                if (!end && hits(line, boxes.get(b))) {
                     cost += OVERLAP;
                 }
                 if (label.overlaps(boxes.get(b))) {
@@ -61,10 +70,20 @@ final class LayoutCost {
             if (label.left() < 0 || label.right() > layout.width()) {
                 cost += OVERLAP;
             }
-            for (int j = 0; j < edges; j++) {
-                if (j > i && label.overlaps(labels.get(j))) {
+            for (int j = 0; j < i; j++) {
+                if (label.overlaps(labels.get(j))) {
                     cost += OVERLAP;
                 }
+            }
+            cost += length(line) / 100;
+            if (cost >= bound) {
+                return cost;
+            }
+        }
+        cost += routing.lowestPoint() / 10.0;
+        for (int i = 0; i < edges && cost < bound; i++) {
+            Area label = labels.get(i);
+            for (int j = 0; j < edges; j++) {
                 if (j != i && hits(lines.get(j), label)) {
                     cost += LABEL_ON_EDGE;
                 }
@@ -72,9 +91,8 @@ final class LayoutCost {
                     cost += CROSSING;
                 }
             }
-            cost += length(lines.get(i)) / 100;
         }
-        return cost + routing.lowestPoint() / 10.0;
+        return cost;
     }
 
     static Area boxArea(Box box) {
@@ -93,6 +111,9 @@ final class LayoutCost {
 
     /** Whether a polyline enters the inside of an area (Liang–Barsky clipping of each segment). */
     static boolean hits(List<Point> polyline, Area area) {
+        if (!bounds(polyline).overlaps(area)) {
+            return false;
+        }
         for (int i = 0; i + 1 < polyline.size(); i++) {
             if (segmentEnters(polyline.get(i), polyline.get(i + 1), area)) {
                 return true;
@@ -125,6 +146,21 @@ final class LayoutCost {
         return enter < leave;
     }
 
+    // Touching counts as overlapping here: a segment along an area's edge is still tested exactly.
+    private static Area bounds(List<Point> polyline) {
+        double left = Double.MAX_VALUE;
+        double top = Double.MAX_VALUE;
+        double right = -Double.MAX_VALUE;
+        double bottom = -Double.MAX_VALUE;
+        for (Point point : polyline) {
+            left = Math.min(left, point.x());
+            top = Math.min(top, point.y());
+            right = Math.max(right, point.x());
+            bottom = Math.max(bottom, point.y());
+        }
+        return new Area(left - 1, top - 1, right + 1, bottom + 1);
+    }
+
     private static double length(List<Point> polyline) {
         double length = 0;
         for (int i = 0; i + 1 < polyline.size(); i++) {
@@ -136,6 +172,9 @@ final class LayoutCost {
 
     // Two edges that only meet at a box they share do not cross: touching ends are not counted.
     private static boolean cross(List<Point> first, List<Point> second) {
+        if (!bounds(first).overlaps(bounds(second))) {
+            return false;
+        }
         for (int i = 0; i + 1 < first.size(); i++) {
             for (int j = 0; j + 1 < second.size(); j++) {
                 if (properlyIntersect(first.get(i), first.get(i + 1), second.get(j), second.get(j + 1))) {

@@ -31,6 +31,8 @@ public final class LifecycleDiagram {
 
     private static final String SVG_NAMESPACE = "http://www.w3.org/2000/svg";
     private static final int LEGEND_HEIGHT = 32;
+    /** From this many characters a 14 px state name may be wider than its box. */
+    private static final int LONG_STATE_NAME = 13;
 
     private static final LifecycleDiagram PAYMENTS = new LifecycleDiagram("payment-lifecycle", "Payment life cycle",
             new PaymentLifecycle().transitions());
@@ -190,15 +192,23 @@ public final class LifecycleDiagram {
                     .append("\" rx=\"8\"/>");
             if (current) {
                 svg.append("<text x=\"").append(box.centreX()).append("\" y=\"").append(box.y() + 21)
-                        .append("\" text-anchor=\"middle\">").append(escape(state)).append("</text>");
+                        .append("\" text-anchor=\"middle\"").append(fitted(state)).append('>').append(escape(state))
+                        .append("</text>");
                 svg.append("<text x=\"").append(box.centreX()).append("\" y=\"").append(box.y() + 39)
                         .append("\" text-anchor=\"middle\" font-size=\"12\">(current)</text>");
             } else {
                 svg.append("<text x=\"").append(box.centreX()).append("\" y=\"").append(box.centreY() + 5)
-                        .append("\" text-anchor=\"middle\">").append(escape(state)).append("</text>");
+                        .append("\" text-anchor=\"middle\"").append(fitted(state)).append('>').append(escape(state))
+                        .append("</text>");
             }
             svg.append("</g>\n");
         }
+    }
+
+    // A long name (REQUIRES_ACTION, bold when current) would run over its box's border: squeezed to fit inside.
+    private static String fitted(String state) {
+        return state.length() < LONG_STATE_NAME ? ""
+                : " textLength=\"" + (DiagramLayout.BOX_WIDTH - 16) + "\" lengthAdjust=\"spacingAndGlyphs\"";
     }
 
     private void appendLegend(StringBuilder svg, int height) {

@@ -45,6 +45,26 @@ class LifecycleDiagramTest {
             new TakenStep("AUTHORIZED", "CAPTURING"),
             new TakenStep("CAPTURING", "COMPLETED"));
 
+    private static final List<TakenStep> AUTHENTICATED_THEN_COMPLETED = List.of(
+            new TakenStep(null, "PENDING"),
+            new TakenStep("PENDING", "PROCESSING"),
+            new TakenStep("PROCESSING", "REQUIRES_ACTION"),
+            new TakenStep("REQUIRES_ACTION", "COMPLETED"));
+
+    @Test
+    void aPaymentTheCustomerAuthenticatedTakesTheCustomerActionTransitions() throws Exception {
+        Document svg = parse(LifecycleDiagram.ofPayments().svg("COMPLETED", AUTHENTICATED_THEN_COMPLETED));
+
+        assertThat(elements(svg, "//*[contains(concat(' ', @class, ' '), ' taken ')]"))
+                .extracting(element -> element.getAttribute("data-from"), element -> element.getAttribute("data-to"),
+                        element -> element.getAttribute("data-event"))
+                .containsExactly(tuple("", "PENDING", "CREATE"), tuple("PENDING", "PROCESSING", "SUBMIT"),
+                        tuple("PROCESSING", "REQUIRES_ACTION", "REQUIRE_ACTION"),
+                        tuple("REQUIRES_ACTION", "COMPLETED", "SUCCEED"));
+        assertThat(text(svg, "//*[local-name()='desc']")).isEqualTo("Current state: COMPLETED. Path taken: created"
+                + " → PENDING → PROCESSING → REQUIRES_ACTION → COMPLETED.");
+    }
+
     @Test
     void isWellFormedSvgWithATitleAndADescriptionNamingTheCurrentState() throws Exception {
         Document svg = parse(LifecycleDiagram.ofPayments().svg("COMPLETED", RETRIED_THEN_COMPLETED));
@@ -82,8 +102,8 @@ class LifecycleDiagramTest {
 
         assertThat(elements(svg, "//*[contains(concat(' ', @class, ' '), ' state ')]"))
                 .extracting(element -> element.getAttribute("data-state"))
-                .containsExactly("PENDING", "PROCESSING", "FAILED", "CANCELLED", "COMPLETED", "AUTHORIZED",
-                        "CAPTURING")
+                .containsExactly("PENDING", "PROCESSING", "FAILED", "CANCELLED", "REQUIRES_ACTION", "COMPLETED",
+                        "AUTHORIZED", "CAPTURING")
                 .containsExactlyInAnyOrderElementsOf(Arrays.stream(PaymentStatus.values()).map(Enum::name).toList());
         assertThat(elements(svg, "//*[local-name()='circle'][@class='initial-state']")).hasSize(1);
     }
@@ -96,13 +116,14 @@ class LifecycleDiagramTest {
                 .map(transition -> tuple(transition.source() == null ? "" : transition.source(), transition.target(),
                         transition.event()))
                 .toList();
-        assertThat(transitions(svg)).hasSize(13)
+        assertThat(transitions(svg)).hasSize(20)
                 .extracting(element -> element.getAttribute("data-from"), element -> element.getAttribute("data-to"),
                         element -> element.getAttribute("data-event"))
                 .containsExactlyElementsOf(expected);
         assertThat(transitions(svg)).extracting(element -> element.getTextContent())
                 .containsExactly("CREATE", "SUBMIT", "FAIL", "SUCCEED", "FAIL", "RETRY", "AUTHORIZE", "CAPTURE",
-                        "SUCCEED", "CAPTURE_FAIL", "CANCEL", "CANCEL", "CANCEL");
+                        "SUCCEED", "CAPTURE_FAIL", "CANCEL", "CANCEL", "CANCEL", "REQUIRE_ACTION", "REQUIRE_ACTION",
+                        "SUBMIT", "AUTHORIZE", "SUCCEED", "FAIL", "CANCEL");
         assertThat(elements(svg, "//*[@class='transition initial']")).singleElement()
                 .satisfies(initial -> assertThat(initial.hasAttribute("data-from")).isFalse());
     }
@@ -209,6 +230,7 @@ class LifecycleDiagramTest {
             pictures.add(LifecycleDiagram.ofPayments().svg(status.name(), RETRIED_THEN_COMPLETED.subList(0, 1)));
         }
         pictures.add(LifecycleDiagram.ofPayments().svg("COMPLETED", AUTHORIZED_THEN_CAPTURED));
+        pictures.add(LifecycleDiagram.ofPayments().svg("COMPLETED", AUTHENTICATED_THEN_COMPLETED));
         pictures.add(LifecycleDiagram.ofRefunds().svg("PENDING", List.of()));
         for (String picture : pictures) {
             Document svg = parse(picture);
