@@ -21,7 +21,7 @@ import org.springframework.stereotype.Component;
  * Gauges of what needs a person, over every merchant, as the console's "needs attention" counts them:
  * {@code payments_orphaned_charges_unrefunded} (orphaned charges whose refund has not SUCCEEDED),
  * {@code payments_unconfirmed_give_ups} (attempts with an attention reason: recovery has no evidence to settle them),
- * {@code payments_refunds_in_doubt} and {@code payments_customer_actions_expired} (REQUIRES_ACTION past
+ * {@code payments_refunds_in_doubt} and {@code payments_customer_actions_overdue} (REQUIRES_ACTION past
  * {@code payments.customer-action.expires-after}: the expiry's cancel is not confirmed yet). Counted on scrape, one
  * statement over partial indexes, at most once per
  * {@value #FRESH_SECONDS} seconds: a scrape answers the last count at once and, when it is older, starts the next
@@ -72,7 +72,7 @@ public class AttentionMetrics {
         gauge(registry, "payments.refunds.in.doubt",
                 "Refunds whose outcome no connector has confirmed (attention reason, or a lost send while PENDING)",
                 Counts::refundsInDoubt);
-        gauge(registry, "payments.customer.actions.expired",
+        gauge(registry, "payments.customer.actions.overdue",
                 "Payments waiting for their customer past payments.customer-action.expires-after (REQUIRES_ACTION)",
                 Counts::expiredActions);
     }

@@ -85,7 +85,7 @@ public class CustomerActionExpiry {
 
     /** One look: the gauges counted, a batch of overdue payments expired; how many were looked at. */
     public Mono<Long> expireOverdue() {
-        return overdue.count(customerAction.expiresAfter())
+        return overdue.count()
                 .doOnNext(metrics::counted)
                 .thenMany(overdue.overdue(customerAction.expiresAfter(), KIND, properties.batchSize()))
                 .concatMap(payment -> claims.claim(KIND, payment.id(), properties.pendingAfter())

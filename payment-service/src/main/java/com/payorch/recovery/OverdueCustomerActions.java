@@ -21,8 +21,8 @@ import reactor.core.publisher.Mono;
 @Component
 class OverdueCustomerActions {
 
-    /** How many payments wait for their customer, and how many of them longer than the expiry. */
-    record Waiting(long waiting, long overdue) {
+    /** How many payments wait for their customer. */
+    record Waiting(long waiting) {
     }
 
     private static final String AWAITING = "p.status = " + SqlLiterals.of(PaymentStatus.REQUIRES_ACTION);
@@ -50,11 +50,9 @@ class OverdueCustomerActions {
                 .all();
     }
 
-    Mono<Waiting> count(Duration expiresAfter) {
-        return db.sql("select count(*) as waiting, count(*) filter (where " + PAST_EXPIRY + ") as overdue"
-                        + " from payments p where " + AWAITING)
-                .bind("expiresAfter", seconds(expiresAfter))
-                .map(row -> new Waiting(row.get("waiting", Long.class), row.get("overdue", Long.class)))
+    Mono<Waiting> count() {
+        return db.sql("select count(*) as waiting from payments p where " + AWAITING)
+                .map(row -> new Waiting(row.get("waiting", Long.class)))
                 .one();
     }
 

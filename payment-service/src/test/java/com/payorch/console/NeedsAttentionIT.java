@@ -134,7 +134,7 @@ class NeedsAttentionIT extends ApiTest {
         assertThat(operator.page("/console/payments/" + completed)).doesNotContain("id=\"next-action\"");
 
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                assertThat(gauge(prometheus(), "payments_customer_actions_expired")).isGreaterThanOrEqualTo(1));
+                assertThat(gauge(prometheus(), "payments_customer_actions_overdue")).isGreaterThanOrEqualTo(1));
     }
 
     private static String customerActionBody(String bookingId, String returnUrl) {
