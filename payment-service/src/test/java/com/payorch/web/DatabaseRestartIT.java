@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.connectors.sandbox.SandboxGateway;
 import com.payorch.connectors.sandbox.SandboxGatewayProperties;
+import com.payorch.connectors.sandbox.SandboxOwnAddress;
 import com.payorch.gateway.ChargeRequest;
 import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayUnavailableException;
@@ -84,8 +85,8 @@ class DatabaseRestartIT {
         /** Replaces the sandbox connector (same bean name; overriding is allowed for this test only). */
         @Bean
         SandboxGateway sandboxGateway(DatabaseClient db, Clock clock,
-                                      SandboxGatewayProperties properties) {
-            return new SandboxGateway(db, clock, properties) {
+                                      SandboxGatewayProperties properties, SandboxOwnAddress address) {
+            return new SandboxGateway(db, clock, properties, address) {
                 @Override
                 public Mono<GatewayOutcome> submit(ChargeRequest request) {
                     return GATED_METHOD.equals(request.paymentMethod())

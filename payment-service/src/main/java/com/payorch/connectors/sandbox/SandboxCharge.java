@@ -7,7 +7,7 @@ import io.r2dbc.spi.Readable;
 /**
  * A charge as the sandbox holds it, one per payment attempt; {@code status} is the sandbox's own word
  * (`processing`, `succeeded`, `failed`; for a manual-capture charge also `authorized`, `capturing`, `capture_failed`,
- * `cancelled`), as {@code GET /v1/sandbox/charges} shows it. {@code captures} counts the captures requested;
+ * `cancelled`; for a 3-D Secure charge also `requires_action` while it waits for its customer, and `cancelled`), as {@code GET /v1/sandbox/charges} shows it. {@code captures} counts the captures requested;
  * {@code amountCaptured} is what a capture took.
  */
 public record SandboxCharge(String id, String paymentId, int attempt, long amount, String currency, String status,
@@ -27,11 +27,18 @@ public record SandboxCharge(String id, String paymentId, int attempt, long amoun
                 row.get("amount_captured", Long.class));
     }
 
+    static final String REQUIRES_ACTION = "requires_action";
+
+    /** Waits for its customer on the sandbox's 3-D Secure page ({@link SandboxCustomerAction}). */
+    public boolean waitingForCustomer() {
+        return REQUIRES_ACTION.equals(status);
+    }
+
     boolean manual() {
         return "manual".equals(captureMethod);
     }
 
-    /** The sandbox's word translated into the gateway port's. */
+    /** The sandbox's word translated into the gateway port's (a charge waiting for its customer: the gateway's). */
     GatewayOutcome outcome() {
         GatewayStatus portStatus = switch (status) {
             case "processing" -> GatewayStatus.PROCESSING;

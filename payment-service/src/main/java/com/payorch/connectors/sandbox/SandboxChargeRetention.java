@@ -31,7 +31,7 @@ class SandboxChargeRetention {
                         delete from sandbox_charges
                         where ctid = any(array(
                                   select c.ctid from sandbox_charges c
-                                  where c.status <> 'processing'
+                                  where c.status not in ('processing', 'requires_action')
                                     and c.created_at < now() - make_interval(secs => :retentionSeconds)
                                     and (not c.webhooks_due or c.webhooks_finished_at is not null)
                                     and not exists (select 1 from payments p
@@ -39,7 +39,7 @@ class SandboxChargeRetention {
                                                       and p.status in %s)
                                   order by c.created_at
                                   limit :batch))
-                          and status <> 'processing'
+                          and status not in ('processing', 'requires_action')
                           and created_at < now() - make_interval(secs => :retentionSeconds)
                           and (not webhooks_due or webhooks_finished_at is not null)""".formatted(
                         AWAITING_THE_GATEWAY))

@@ -16,6 +16,7 @@ import io.r2dbc.spi.Readable;
 import java.time.Clock;
 import java.time.Instant;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.r2dbc.core.Parameter;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -27,6 +28,11 @@ import reactor.core.publisher.Mono;
  * live in `sandbox_refunds`, one per refund id, and are settled the same way (those of a payment made with
  * `pm_card_refund_fails` fail with `refund_declined`). A manual-capture charge is authorised when it settles, then
  * captured (settled the same way; `pm_card_capture_fails` fails its captures) or released.
+ * <p>3-D Secure: `pm_card_3ds` and `pm_card_3ds_declined` submitted with a return URL make a charge that waits in
+ * `requires_action` for the customer on the sandbox's page ({@link SandboxCustomerAction}); the answer is
+ * REQUIRES_ACTION with that page. Without a return URL the customer cannot act: the charge fails at once with
+ * `authentication_required` (nothing taken). A waiting charge can be cancelled ({@link #cancel},
+ * {@link #cancelByReference}).
  */
 @Component
 public class SandboxGateway implements PaymentGateway {
@@ -37,11 +43,14 @@ public class SandboxGateway implements PaymentGateway {
     private final DatabaseClient db;
     private final Clock clock;
     private final boolean deliversWebhooks;
+    private final SandboxOwnAddress address;
 
-    public SandboxGateway(DatabaseClient db, Clock clock, SandboxGatewayProperties properties) {
+    public SandboxGateway(DatabaseClient db, Clock clock, SandboxGatewayProperties properties,
+                          SandboxOwnAddress address) {
         this.db = db;
         this.clock = clock;
         this.deliversWebhooks = properties.webhooks() == WebhookMode.AUTO;
+        this.address = address;
     }
 
     @Override
@@ -57,12 +66,42 @@ public class SandboxGateway implements PaymentGateway {
         return Mono.defer(() -> chargeOnce(request))
                 // Empty only when a concurrent submit of the same attempt committed the charge during this statement.
                 .switchIfEmpty(Mono.defer(() -> charge(request.paymentId(), request.attempt())))
-                .map(SandboxCharge::outcome);
+                .map(this::answer);
     }
 
     @Override
     public Mono<GatewayOutcome> find(ChargeRequest request) {
-        return charge(request.paymentId(), request.attempt()).map(SandboxCharge::outcome);
+        return charge(request.paymentId(), request.attempt()).map(this::answer);
+    }
+
+    /** The charge's state in the port's words; a charge waiting for its customer names the page they go to. */
+    private GatewayOutcome answer(SandboxCharge charge) {
+        return charge.waitingForCustomer()
+                ? GatewayOutcome.requiresAction(charge.paymentId(), charge.attempt(), NAME, charge.id(),
+                        address.authenticationPage(charge.id()))
+                : charge.outcome();
+    }
+
+    /**
+     * Cancels the attempt's charge only while it waits for its customer (the sandbox has no other use for a cancel
+     * by reference); anything else is refused, as before there was a page to wait on.
+     */
+    @Override
+    public Mono<Void> cancelByReference(ChargeRequest request) {
+        return Mono.defer(() -> db.sql("""
+                        update sandbox_charges
+                        set status = 'cancelled', updated_at = :now, webhooks_finished_at = null,
+                            webhooks_leased_until = null
+                        where payment_id = :payment and attempt = :attempt and status = 'requires_action'
+                        returning id""")
+                        .bind("now", Timestamps.now(clock))
+                        .bind("payment", request.paymentId())
+                        .bind("attempt", request.attempt())
+                        .map(row -> row.get("id", String.class))
+                        .one())
+                .switchIfEmpty(Mono.error(() -> new ConnectorRefusedException("the sandbox holds no charge waiting"
+                        + " for its customer for " + request.idempotencyKey())))
+                .then();
     }
 
     /**
@@ -139,7 +178,8 @@ public class SandboxGateway implements PaymentGateway {
                         on conflict (payment_id, attempt) do update
                         set status = 'cancelled', updated_at = :now, webhooks_finished_at = null,
                             webhooks_leased_until = null
-                        where c.capture_method = 'manual' and c.status in ('processing', 'authorized', 'capture_failed')
+                        where (c.capture_method = 'manual' and c.status in ('processing', 'authorized', 'capture_failed'))
+                           or c.status = 'requires_action'
                         returning\s""" + SandboxCharge.COLUMNS)
                         .bind("id", Ids.charge())
                         .bind("payment", charge.paymentId())
@@ -152,7 +192,7 @@ public class SandboxGateway implements PaymentGateway {
                         .map(SandboxCharge::of)
                         .one())
                 .switchIfEmpty(Mono.defer(() -> charge(charge.paymentId(), charge.attempt())))
-                .flatMap(held -> "cancelled".equals(held.status()) ? Mono.just(held.outcome())
+                .flatMap(held -> "cancelled".equals(held.status()) ? Mono.just(answer(held))
                         : Mono.error(new ConnectorRefusedException("charge " + held.id() + " is " + held.status()
                                 + ": the sandbox cannot release it")));
     }
@@ -259,15 +299,22 @@ public class SandboxGateway implements PaymentGateway {
                 .all();
     }
 
-    /** Creates the attempt's charge, or finds the one already there, in one round trip. */
+    /**
+     * Creates the attempt's charge, or finds the one already there, in one round trip. A 3-D Secure token makes it
+     * wait for its customer, or fail at once when the customer cannot act.
+     */
     private Mono<SandboxCharge> chargeOnce(ChargeRequest request) {
         Instant now = Timestamps.now(clock);
+        boolean authenticates = SandboxCustomerAction.asksForAuthentication(request.paymentMethod());
+        String status = !authenticates ? "processing"
+                : request.customerCanAct() ? SandboxCharge.REQUIRES_ACTION : "failed";
         return db.sql("""
                         with inserted as (
                             insert into sandbox_charges (id, payment_id, attempt, amount, currency, payment_method,
-                                status, created_at, updated_at, webhooks_due, capture_method)
-                            values (:id, :payment, :attempt, :amount, :currency, :method, 'processing', :now, :now,
-                                :webhooks, :captureMethod)
+                                status, failure_reason, created_at, updated_at, webhooks_due, capture_method,
+                                return_url)
+                            values (:id, :payment, :attempt, :amount, :currency, :method, :status, :failure, :now,
+                                :now, :webhooks, :captureMethod, :returnUrl)
                             on conflict (payment_id, attempt) do nothing
                             returning\s""" + SandboxCharge.COLUMNS + """
                             )
@@ -285,6 +332,10 @@ public class SandboxGateway implements PaymentGateway {
                 .bind("now", now)
                 .bind("webhooks", deliversWebhooks)
                 .bind("captureMethod", request.captureMethod().value())
+                .bind("status", status)
+                .bind("failure", Parameter.fromOrEmpty(
+                        "failed".equals(status) ? SandboxCustomerAction.AUTHENTICATION_REQUIRED : null, String.class))
+                .bind("returnUrl", Parameter.fromOrEmpty(authenticates ? request.returnUrl() : null, String.class))
                 .map(SandboxCharge::of)
                 .one();
     }

@@ -25,6 +25,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                      after a run before the next).
  * @param retention     Settled charges whose webhooks are done (or owed none) are deleted this long after they were
  *                      made, by the retention job (every payments.retention.interval).
+ * @param publicUrl     Where customers' browsers reach this service, for the sandbox's 3-D Secure page (this
+ *                      address, then /sandbox/authenticate/ and the charge id); unset: http://localhost and the
+ *                      server's port.
  */
 @ConfigurationProperties("payments.gateway.sandbox")
 public record SandboxGatewayProperties(@DefaultValue("auto") WebhookMode webhooks,
@@ -36,7 +39,8 @@ public record SandboxGatewayProperties(@DefaultValue("auto") WebhookMode webhook
                                        boolean reverseOrder,
                                        @DefaultValue Delivery delivery,
                                        @DefaultValue("PT0.25S") Duration pollInterval,
-                                       @DefaultValue("P30D") Duration retention) {
+                                       @DefaultValue("P30D") Duration retention,
+                                       URI publicUrl) {
 
     /** A development default, not a secret: anyone can read it here. */
     public static final String DEVELOPMENT_WEBHOOK_SECRET = "whsec_ND6TizoORtDE/ir/gZloZLqP5sBT2eOENEVdcVM2d9Y=";

@@ -29,7 +29,7 @@ class SandboxWebhookBacklog {
                         set webhooks_leased_until = now() + make_interval(secs => :leaseSeconds)
                         where id in (select id from sandbox_charges
                                      where webhooks_due and webhooks_finished_at is null
-                                       and status not in ('processing', 'capturing')
+                                       and status not in ('processing', 'requires_action', 'capturing')
                                        and (webhooks_leased_until is null or webhooks_leased_until < now())
                                      order by updated_at
                                      limit :limit

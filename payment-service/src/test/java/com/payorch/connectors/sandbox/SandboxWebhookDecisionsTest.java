@@ -23,7 +23,7 @@ class SandboxWebhookDecisionsTest {
     private final SandboxWebhooks sandbox = new SandboxWebhooks(new SandboxGatewayProperties(WebhookMode.OFF,
             SandboxGatewayProperties.DEVELOPMENT_WEBHOOK_SECRET, Duration.ofMillis(500), null, false, false,
             new SandboxGatewayProperties.Delivery(5, Duration.ofMillis(500), Duration.ofSeconds(5),
-                    Duration.ofSeconds(5), Duration.ofMinutes(1)), Duration.ofMillis(250), Duration.ofDays(30)),
+                    Duration.ofSeconds(5), Duration.ofMinutes(1)), Duration.ofMillis(250), Duration.ofDays(30), null),
             Clock.systemUTC(), null); // parse reads the body alone; the charge look-up is SandboxExactBindingIT's
 
 
