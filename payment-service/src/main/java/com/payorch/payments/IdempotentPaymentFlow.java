@@ -203,8 +203,17 @@ public class IdempotentPaymentFlow {
      */
     public Mono<StoredResponse> complete(IdempotentRequest request, String paymentId, @Nullable String redirectResult,
                                          PaymentResponse response) {
+        return complete(request, paymentId, redirectResult, payment -> { }, response);
+    }
+
+    /**
+     * {@link #complete(IdempotentRequest, String, String, PaymentResponse)} once the client's precondition (If-Match)
+     * holds for the payment.
+     */
+    public Mono<StoredResponse> complete(IdempotentRequest request, String paymentId, @Nullable String redirectResult,
+                                         Consumer<Payment> precondition, PaymentResponse response) {
         String merchantId = request.merchantId();
-        return execute(keys.acquire(request), claim -> found(merchantId, paymentId, payment -> { })
+        return execute(keys.acquire(request), claim -> found(merchantId, paymentId, precondition)
                 .flatMap(payment -> payment.status() == PaymentStatus.REQUIRES_ACTION
                         ? payments.findWithHistory(merchantId, payment.id())
                         : Mono.error(InvalidTransition.notWaitingForCustomer(payment.status()))),

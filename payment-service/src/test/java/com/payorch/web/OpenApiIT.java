@@ -168,8 +168,8 @@ class OpenApiIT extends ApiTest {
                 "amountCapturable", "amountCaptured", "authorizationExpiresAt", "cancelRequestedAt");
         assertThat(payment.path("properties").path("authorizationExpiresAt").path("nullable").asBoolean()).isTrue();
         assertThat(payment.path("properties").path("status").path("enum").valueStream().map(JsonNode::asText).toList())
-                .containsExactlyInAnyOrder("PENDING", "PROCESSING", "AUTHORIZED", "CAPTURING", "COMPLETED", "FAILED",
-                        "CANCELLED");
+                .containsExactlyInAnyOrder("PENDING", "PROCESSING", "REQUIRES_ACTION", "AUTHORIZED", "CAPTURING",
+                        "COMPLETED", "FAILED", "CANCELLED");
         assertThat(schemas.path("HistoryEntry").path("properties").path("event").path("enum").valueStream()
                 .map(JsonNode::asText).toList()).contains("AUTHORIZE", "CAPTURE", "CAPTURE_FAIL", "CANCEL");
         assertThat(schemas.path("Event").path("properties").path("type").path("enum").valueStream()
@@ -181,7 +181,7 @@ class OpenApiIT extends ApiTest {
         assertThat(schemas.path("Cancel").path("additionalProperties").asBoolean(true)).isFalse();
         JsonNode listStatus = description.path("paths").path("/v1/payments").path("get").path("parameters")
                 .valueStream().filter(p -> p.path("name").asText().equals("status")).findFirst().orElseThrow();
-        assertThat(listStatus.path("schema").path("enum").size()).isEqualTo(7);
+        assertThat(listStatus.path("schema").path("enum").size()).isEqualTo(8);
         for (String action : List.of("capture", "cancel")) {
             JsonNode op = description.path("paths").path("/v1/payments/{paymentId}/" + action).path("post");
             String name = "POST /v1/payments/{paymentId}/" + action;
@@ -338,6 +338,27 @@ class OpenApiIT extends ApiTest {
         check(description, errors, "post", "/v1/payments/{paymentId}/cancel", "/v1/payments/pay_unknown/cancel",
                 DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 404);
 
+        // Customer action: a create with a returnUrl, and the refusals of complete (a payment not waiting for its
+        // customer, an unknown one, a bad body, a stale If-Match, no key).
+        check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
+                Map.of("Idempotency-Key", unique("key")), create.replace(booking, unique("bk"))
+                        .replace("\"metadata\"", "\"returnUrl\": \"https://hotel.example/paid\", \"metadata\""),
+                201);
+        check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
+                Map.of("Idempotency-Key", unique("key")), create.replace(booking, unique("bk"))
+                        .replace("\"metadata\"", "\"returnUrl\": \"http://hotel.example/paid\", \"metadata\""),
+                400);
+        check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/" + paymentId
+                + "/complete", DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 409);
+        check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/pay_unknown/complete",
+                DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 404);
+        check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/" + paymentId
+                + "/complete", DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{\"redirectResult\": 1}", 400);
+        check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/" + paymentId
+                + "/complete", DEMO_KEY, Map.of(), "{}", 400);
+        check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/" + paymentId
+                + "/complete", DEMO_KEY, Map.of("Idempotency-Key", unique("key"), "If-Match", "\"999\""), "{}", 412);
+
         String webhook = webhookBody("payment.processing", paymentId, 12000, "JPY");
         String webhookId = unique("msg");
         EntityExchangeResult<byte[]> answered = client.post().uri("/v1/webhooks/sandbox")
@@ -358,6 +379,62 @@ class OpenApiIT extends ApiTest {
                 Map.of(), "{\"live\": \"false\", \"notificationItems\": []}", 404);
 
         assertThat(errors).isEmpty();
+    }
+
+    /**
+     * Customer action (contract v3): `returnUrl` on create, `returnUrl` and `nextAction` on the payment, the status
+     * REQUIRES_ACTION wherever statuses are listed, the event, the sandbox charge status and the complete operation.
+     */
+    @Test
+    void describesCustomerAction() {
+        JsonNode description = description();
+        JsonNode schemas = description.path("components").path("schemas");
+        JsonNode returnUrl = schemas.path("NewPayment").path("properties").path("returnUrl");
+        assertThat(returnUrl.path("type").asText()).isEqualTo("string");
+        assertThat(returnUrl.path("maxLength").asInt()).isEqualTo(2000);
+        assertThat(returnUrl.path("description").asText()).contains("https", "localhost", "authentication_required");
+        assertThat(schemas.path("NewPayment").path("required").valueStream().map(JsonNode::asText).toList())
+                .doesNotContain("returnUrl");
+        JsonNode payment = schemas.path("Payment");
+        assertThat(payment.path("required").valueStream().map(JsonNode::asText).toList())
+                .contains("returnUrl", "nextAction");
+        assertThat(payment.path("properties").path("returnUrl").path("nullable").asBoolean()).isTrue();
+        JsonNode nextAction = payment.path("properties").path("nextAction");
+        assertThat(nextAction.path("nullable").asBoolean()).isTrue();
+        assertThat(nextAction.path("required").valueStream().map(JsonNode::asText).toList())
+                .containsExactly("type", "url");
+        assertThat(nextAction.path("properties").path("type").path("enum").valueStream().map(JsonNode::asText)
+                .toList()).containsExactly("redirect");
+        assertThat(schemas.path("HistoryEntry").path("properties").path("to").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("REQUIRES_ACTION");
+        assertThat(schemas.path("HistoryEntry").path("properties").path("event").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("REQUIRE_ACTION");
+        assertThat(schemas.path("Attempt").path("properties").path("status").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("REQUIRES_ACTION");
+        assertThat(schemas.path("Event").path("properties").path("type").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("payment.requires_action");
+        assertThat(schemas.path("SandboxCharge").path("properties").path("status").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("requires_action");
+        JsonNode complete = schemas.path("Complete");
+        assertThat(complete.path("additionalProperties").asBoolean(true)).isFalse();
+        assertThat(complete.path("required").size()).isZero();
+        assertThat(complete.path("properties").path("redirectResult").path("minLength").asInt()).isEqualTo(1);
+        assertThat(complete.path("properties").path("redirectResult").path("maxLength").asInt()).isEqualTo(4096);
+
+        JsonNode op = description.path("paths").path("/v1/payments/{paymentId}/complete").path("post");
+        assertThat(op.path("operationId").asText()).isEqualTo("completePayment");
+        assertThat(op.path("parameters").valueStream().map(p -> p.path("in").asText() + " " + p.path("name")
+                .asText() + " " + p.path("required").asBoolean()).toList())
+                .contains("path paymentId true", "header Idempotency-Key true", "header If-Match false");
+        assertThat(op.path("requestBody").path("required").asBoolean(true)).isFalse();
+        assertThat(op.path("requestBody").path("content").path("application/json").path("schema").path("$ref")
+                .asText()).isEqualTo("#/components/schemas/Complete");
+        assertThat(op.path("responses").path("200").path("content").path("application/json").path("schema")
+                .path("$ref").asText()).isEqualTo("#/components/schemas/Payment");
+        assertThat(op.path("responses").propertyNames()).contains("400", "401", "404", "409", "412", "422");
+        assertThat(op.path("responses").path("409").path("description").asText()).contains("`invalid_transition`");
+        assertThat(op.path("responses").path("400").path("description").asText())
+                .contains("`invalid_request`", "`idempotency_key_missing`");
     }
 
     private JsonNode check(JsonNode description, List<String> errors, String method, String template, String uri,

@@ -52,12 +52,15 @@ public class PaymentController {
     private final PaymentQueries payments;
     private final PaymentView view;
     private final HoldRequestParser holdParser;
+    private final CompleteRequestParser completeParser;
 
     public PaymentController(StrictJson json, PaymentRequestParser parser, IdempotentPaymentFlow flow,
-                             PaymentQueries payments, PaymentView view, HoldRequestParser holdParser) {
+                             PaymentQueries payments, PaymentView view, HoldRequestParser holdParser,
+                             CompleteRequestParser completeParser) {
         this.json = json;
         this.parser = parser;
         this.holdParser = holdParser;
+        this.completeParser = completeParser;
         this.flow = flow;
         this.payments = payments;
         this.view = view;
@@ -95,7 +98,7 @@ public class PaymentController {
     @PostMapping("/v1/payments/{paymentId}/capture")
     public Mono<ResponseEntity<byte[]>> capture(@PathVariable String paymentId, ServerWebExchange exchange,
                                                 Principal principal) {
-        return onAHold(exchange, principal, (body, request, precondition) -> flow.capture(request, paymentId,
+        return onAnExistingPayment(exchange, principal, (body, request, precondition) -> flow.capture(request, paymentId,
                 holdParser.parseCapture(body), precondition, response(200, false)));
     }
 
@@ -103,17 +106,31 @@ public class PaymentController {
     @PostMapping("/v1/payments/{paymentId}/cancel")
     public Mono<ResponseEntity<byte[]>> cancel(@PathVariable String paymentId, ServerWebExchange exchange,
                                                Principal principal) {
-        return onAHold(exchange, principal, (body, request, precondition) -> flow.cancel(request, paymentId,
+        return onAnExistingPayment(exchange, principal, (body, request, precondition) -> flow.cancel(request, paymentId,
                 holdParser.parseCancel(body), precondition, response(200, false)));
     }
 
-    /** What a capture or a cancel does with its request: the flow it runs, given the parsed body. */
-    private interface HoldAction {
+    /**
+     * The customer came back from the connector's page: the connector is asked for the outcome (with the
+     * `redirectResult` the browser brought, when there is one). Only a payment in REQUIRES_ACTION may be completed.
+     */
+    @PostMapping("/v1/payments/{paymentId}/complete")
+    public Mono<ResponseEntity<byte[]>> complete(@PathVariable String paymentId, ServerWebExchange exchange,
+                                                 Principal principal) {
+        return onAnExistingPayment(exchange, principal, (body, request, precondition) -> flow.complete(request, paymentId,
+                completeParser.parse(body), precondition, response(200, false)));
+    }
+
+    /** What a capture, a cancel or a complete does with its request: the flow it runs, given the parsed body. */
+    private interface PaymentAction {
         Mono<StoredResponse> run(JsonNode body, IdempotentRequest request, Consumer<Payment> precondition);
     }
 
-    /** The headers, the body (empty is `{}`) and the If-Match precondition of a capture or a cancel, then its flow. */
-    private Mono<ResponseEntity<byte[]>> onAHold(ServerWebExchange exchange, Principal principal, HoldAction action) {
+    /**
+     * The headers, the body (empty is `{}`) and the If-Match precondition of a capture, a cancel or a complete, then
+     * its flow.
+     */
+    private Mono<ResponseEntity<byte[]>> onAnExistingPayment(ServerWebExchange exchange, Principal principal, PaymentAction action) {
         HttpHeaders headers = exchange.getRequest().getHeaders();
         String key = IdempotencyKeyHeader.parse(headers.get(IdempotencyKeyHeader.NAME));
         List<String> ifMatch = headers.getOrEmpty(HttpHeaders.IF_MATCH);

@@ -5,6 +5,7 @@ import com.payorch.gateway.CaptureMethod;
 import com.payorch.gateway.Connector;
 import com.payorch.gateway.SignatureFailure;
 import com.payorch.gateway.WebhookEndpointDescription;
+import com.payorch.payments.AttemptStatus;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ProblemCode;
@@ -99,8 +100,8 @@ public class ApiDescription implements OpenApiCustomizer {
                         "number", integer("1 for the first submission, one more per retry"),
                         "connector", string("where the attempt went, e.g. `sandbox`"),
                         "reference", nullable(string("the connector's id of the charge, e.g. `ch_…`")),
-                        "status", string(null)._enum(List.of("PENDING", "PROCESSING", "AUTHORIZED", "SUCCEEDED",
-                                "FAILED", "CANCELLED")),
+                        "status", string(null)._enum(Arrays.stream(AttemptStatus.values()).map(Enum::name)
+                                .toList()),
                         "failureReason", nullable(string(null)), "createdAt", timestamp()),
                 List.of("number", "connector", "reference", "status", "failureReason", "createdAt")));
         schemas.put("Metadata", new MapSchema().additionalProperties(new StringSchema().maxLength(500))
@@ -123,12 +124,15 @@ public class ApiDescription implements OpenApiCustomizer {
                         "authorizationExpiresAt", nullable(timestamp("when the hold lapses; only while AUTHORIZED")),
                         "cancelRequestedAt", nullable(timestamp("when a cancel was accepted; the payment becomes"
                                 + " CANCELLED once the connector confirms the release")),
+                        "returnUrl", nullable(string("where the connector sends the customer back after an action;"
+                                + " as given at create")),
+                        "nextAction", nextAction(),
                         "createdAt", timestamp(), "updatedAt", timestamp(), "metadata", ref("Metadata"),
                         "history", new ArraySchema().items(ref("HistoryEntry"))),
                 List.of("id", "bookingId", "amount", "currency", "status", "version", "paymentMethod", "failureReason",
                         "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "captureMethod",
                         "amountCapturable", "amountCaptured", "authorizationExpiresAt", "cancelRequestedAt",
-                        "createdAt", "updatedAt", "metadata", "history")));
+                        "returnUrl", "nextAction", "createdAt", "updatedAt", "metadata", "history")));
         schemas.get("Payment").example(payment());
         schemas.put("PaymentList", page("Payment"));
         Schema<?> create = object(ordered(
@@ -141,7 +145,12 @@ public class ApiDescription implements OpenApiCustomizer {
                         "description", new StringSchema().maxLength(500),
                         "metadata", ref("Metadata"),
                         "captureMethod", captureMethod().description("`automatic` (default): charged at once;"
-                                + " `manual`: only authorised (a hold), captured or cancelled later")),
+                                + " `manual`: only authorised (a hold), captured or cancelled later"),
+                        "returnUrl", new StringSchema().format("uri").minLength(1).maxLength(2000)
+                                .description("where the customer comes back after a 3-D Secure or redirect step: an"
+                                        + " absolute https URL (http only to localhost, 127.0.0.1 or [::1]), no user"
+                                        + " information, no spaces or control characters. Without it a payment whose"
+                                        + " connector asks for the customer is FAILED `authentication_required`")),
                 List.of("bookingId", "amount", "currency", "paymentMethod"));
         create.additionalProperties(false);
         create.example(Map.of("bookingId", "bk_1001", "amount", 12000, "currency", "JPY", "paymentMethod", "pm_card_ok",
@@ -165,6 +174,16 @@ public class ApiDescription implements OpenApiCustomizer {
         cancel.example(Map.of("reason", "guest_cancelled"));
         cancel.description("`{}`, `{\"reason\": \"…\"}` or no body");
         schemas.put("Cancel", cancel);
+        Schema<?> complete = object(ordered(
+                        "redirectResult", new StringSchema().minLength(1).maxLength(4096)
+                                .description("what the customer's browser brought back from the connector's page"
+                                        + " (Adyen's `redirectResult`), passed on as it is; no control characters."
+                                        + " Absent: the service asks the connector for the outcome")),
+                List.of());
+        complete.additionalProperties(false);
+        complete.example(Map.of("redirectResult", "X6XtfGC3!Y..."));
+        complete.description("`{}`, `{\"redirectResult\": \"…\"}` or no body");
+        schemas.put("Complete", complete);
         schemas.put("EmptyObject", new ObjectSchema().additionalProperties(false).description("`{}` (or no body)"));
         schemas.put("Booking", object(ordered(
                         "id", string(null),
@@ -223,9 +242,11 @@ public class ApiDescription implements OpenApiCustomizer {
                         "id", string("`ch_…`"), "paymentId", string(null), "attempt", integer(null),
                         "amount", long64(null), "currency", string(null),
                         "status", string("a hold (`captureMethod` `manual`) is `authorized` when it settles, then"
-                                + " `capturing`, `succeeded` or `capture_failed`, or `cancelled`")._enum(List.of(
-                                "processing", "authorized", "capturing", "capture_failed", "succeeded", "failed",
-                                "cancelled")),
+                                + " `capturing`, `succeeded` or `capture_failed`, or `cancelled`; a charge made with"
+                                + " `pm_card_3ds` or `pm_card_3ds_declined` and a `returnUrl` is `requires_action`"
+                                + " until the customer decides on the sandbox's page")._enum(List.of(
+                                "processing", "requires_action", "authorized", "capturing", "capture_failed",
+                                "succeeded", "failed", "cancelled")),
                         "failureReason", nullable(string("e.g. `card_declined`")),
                         "captureMethod", captureMethod(),
                         "captures", integer("how many captures of the hold were requested"),
@@ -368,6 +389,34 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
                                 .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
                                 .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+        paths.addPathItem("/v1/payments/{paymentId}/complete", new PathItem()
+                .post(op("completePayment", "Finish a payment that waits for its customer (REQUIRES_ACTION)",
+                        "For the customer's return to the merchant's `returnUrl`: with `redirectResult` (what the"
+                                + " browser brought back) it is passed to the connector (Adyen `/payments/details`);"
+                                + " with `{}` the service asks the connector for the outcome (sandbox, Stripe). The"
+                                + " answer is applied like a webhook: PROCESSING, AUTHORIZED, COMPLETED or FAILED;"
+                                + " a connector that has no outcome yet leaves it REQUIRES_ACTION (its webhook"
+                                + " settles it). Idempotent with `Idempotency-Key`; `If-Match` makes it conditional"
+                                + " on the version. Not REQUIRES_ACTION: 409 `invalid_transition`, nothing stored.")
+                        .addParametersItem(path("paymentId", "`pay_…`"))
+                        .addParametersItem(idempotencyKey())
+                        .addParametersItem(ifMatch())
+                        .requestBody(body("Complete", false))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("The payment with the outcome applied, or still"
+                                        + " REQUIRES_ACTION when the connector has none yet", "Payment")
+                                        .addHeaderObject("ETag", header("`\"<version>\"`"))
+                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
+                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
+                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                                .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
+                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
+                                .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
+                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
+                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
+                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         paths.addPathItem("/v1/payments/{paymentId}/refunds", new PathItem()
                 .post(op("createRefund", "Refund a COMPLETED payment, in full or in part",
                         "Idempotent with `Idempotency-Key`. The refund row (PENDING, its amount reserved) is committed"
@@ -497,7 +546,8 @@ public class ApiDescription implements OpenApiCustomizer {
                 "attempts", List.of(ordered2("number", 1, "connector", "sandbox", "reference",
                         "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ", "status", "PROCESSING", "failureReason", null, "createdAt", at)),
                 "amountRefunded", 0, "captureMethod", "automatic", "amountCapturable", 0, "amountCaptured", 0,
-                "authorizationExpiresAt", null, "cancelRequestedAt", null, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
+                "authorizationExpiresAt", null, "cancelRequestedAt", null,
+                "returnUrl", "https://hotel.example/bookings/bk_1001/paid", "nextAction", null, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
                 "metadata", Map.of("orderId", "1001"), "history", history);
     }
 
@@ -629,6 +679,18 @@ public class ApiDescription implements OpenApiCustomizer {
 
     private static Schema<?> status() {
         return string(null)._enum(Arrays.stream(PaymentStatus.values()).map(Enum::name).toList());
+    }
+
+    /** `{"type": "redirect", "url": "…"}` while the payment waits for its customer, else null. */
+    private static Schema<?> nextAction() {
+        Schema<?> schema = object(ordered(
+                        "type", string("how to bring the customer there; always `redirect` (send the browser to"
+                                + " `url` with GET)")._enum(List.of("redirect")),
+                        "url", string("the connector's page for the customer (3-D Secure, the bank, a wallet); for"
+                                + " the sandbox the service's own `/sandbox/authenticate/{chargeId}`")),
+                List.of("type", "url"));
+        schema.setDescription("where the customer must go; only while REQUIRES_ACTION, else null");
+        return nullable(schema);
     }
 
     private static StringSchema captureMethod() {
