@@ -8,7 +8,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The recovery jobs, each on its own {@link PeriodicJob} loop: resubmit and reconcile, resend the holds' captures and
- * cancels, apply the holds' expiry policy every `interval` (first run one interval after the start), and the
+ * cancels, apply the holds' expiry policy, expire
+ * customer actions waited on too long every `interval` (first run one interval after the start), and the
  * retention of run-out `work_claims` every `payments.retention.interval`.
  */
 @Configuration(proxyBeanMethods = false)
@@ -47,6 +48,12 @@ class RecoveryJobs {
     @Bean
     PeriodicJob holdExpiryJob(HoldExpiry expiry, RecoveryProperties properties) {
         return new PeriodicJob("hold-expiry", properties.interval(), properties.interval(), expiry::applyPolicy);
+    }
+
+    @Bean
+    PeriodicJob customerActionExpiryJob(CustomerActionExpiry expiry, RecoveryProperties properties) {
+        return new PeriodicJob(CustomerActionExpiry.KIND, properties.interval(), properties.interval(),
+                expiry::expireOverdue);
     }
 
     @Bean

@@ -20,13 +20,26 @@ import org.jspecify.annotations.Nullable;
  *       code and text</td></tr>
  *   <tr><td>failed</td><td>FAILED</td><td>`failed:` the processor response code and text</td></tr>
  *   <tr><td>voided, authorization_expired</td><td>FAILED</td><td>`voided`, `authorization_expired`</td></tr>
+ *   <tr><td>gateway_rejected `three_d_secure`, processor_declined 2099 (cardholder authentication
+ *       required)</td><td>FAILED</td><td>`authentication_required`</td></tr>
  * </table>
+ * <p>Customer action is not supported: this connector never sends a customer to a 3-D Secure page, so a sale Braintree
+ * refuses for want of that authentication FAILS {@value #AUTHENTICATION_REQUIRED}, as at every connector whose
+ * customer cannot act (contract v3, "customer action").
  * An automatic sale is submitted for settlement at once, so `submitted_for_settlement` is money the merchant is getting
  * (Braintree settles it in its next batch); an `authorized` automatic sale was not captured and stays PROCESSING.
  * <p>A manual (hold) sale is only authorised: for it `authorized` is AUTHORIZED (the money is held), and `voided` and
  * `authorization_expired` are CANCELLED (the hold was released, or lapsed); the rest of the table is the same.
  */
 public final class BraintreeStatuses {
+
+    /** The failure reason of a sale that needed 3-D Secure, which this connector cannot ask the customer for. */
+    static final String AUTHENTICATION_REQUIRED = "authentication_required";
+
+    /** Braintree's processor response "Cardholder Authentication Required". */
+    static final String AUTHENTICATION_REQUIRED_CODE = "2099";
+
+    private static final String THREE_D_SECURE = "three_d_secure";
 
     private BraintreeStatuses() {
     }
@@ -70,15 +83,23 @@ public final class BraintreeStatuses {
         return switch (status) {
             case SUBMITTED_FOR_SETTLEMENT, SETTLING, SETTLED, SETTLEMENT_CONFIRMED ->
                     new MappedStatus(GatewayStatus.SUCCEEDED, null);
-            case PROCESSOR_DECLINED -> failed("processor_declined", responseCode, responseText);
-            case GATEWAY_REJECTED -> failed("gateway_rejected",
-                    rejectionReason != null ? rejectionReason.toLowerCase(java.util.Locale.ROOT) : null, null);
+            case PROCESSOR_DECLINED -> AUTHENTICATION_REQUIRED_CODE.equals(responseCode) ? authenticationRequired()
+                    : failed("processor_declined", responseCode, responseText);
+            case GATEWAY_REJECTED -> {
+                String reason = rejectionReason != null ? rejectionReason.toLowerCase(java.util.Locale.ROOT) : null;
+                yield THREE_D_SECURE.equals(reason) ? authenticationRequired() : failed("gateway_rejected", reason,
+                        null);
+            }
             case SETTLEMENT_DECLINED -> failed("settlement_declined", settlementCode, settlementText);
             case FAILED -> failed("failed", responseCode, responseText);
             case VOIDED -> new MappedStatus(GatewayStatus.FAILED, "voided");
             case AUTHORIZATION_EXPIRED -> new MappedStatus(GatewayStatus.FAILED, "authorization_expired");
             default -> new MappedStatus(GatewayStatus.PROCESSING, null);
         };
+    }
+
+    private static MappedStatus authenticationRequired() {
+        return new MappedStatus(GatewayStatus.FAILED, AUTHENTICATION_REQUIRED);
     }
 
     private static MappedStatus failed(String kind, @Nullable String code, @Nullable String text) {

@@ -52,6 +52,24 @@ class BraintreeStatusesTest {
     }
 
     @Test
+    void aSaleThatNeeded3dSecureFailsAuthenticationRequiredForCustomerActionIsNotSupported() {
+        MappedStatus required = new MappedStatus(GatewayStatus.FAILED, "authentication_required");
+
+        assertThat(BraintreeStatuses.of(Status.GATEWAY_REJECTED, null, null, "THREE_D_SECURE", null, null))
+                .isEqualTo(required);
+        assertThat(BraintreeStatuses.of(Status.PROCESSOR_DECLINED, "2099", "Cardholder Authentication Required",
+                null, null, null)).isEqualTo(required);
+        assertThat(BraintreeStatuses.ofHold(Status.PROCESSOR_DECLINED, BraintreeStatuses.of(Status.PROCESSOR_DECLINED,
+                "2099", "Cardholder Authentication Required", null, null, null))).isEqualTo(required);
+        // Other codes and rejections keep Braintree's own reason.
+        assertThat(BraintreeStatuses.of(Status.PROCESSOR_DECLINED, "2098", "Something Else", null, null, null))
+                .isEqualTo(new MappedStatus(GatewayStatus.FAILED, "processor_declined: 2098 Something Else"));
+        assertThat(BraintreeStatuses.of(Status.FAILED, "2099", "Cardholder Authentication Required", null, null,
+                null)).isEqualTo(new MappedStatus(GatewayStatus.FAILED,
+                "failed: 2099 Cardholder Authentication Required"));
+    }
+
+    @Test
     void aHoldIsAuthorizedUntilCapturedAndCancelledWhenVoidedOrLapsed() {
         MappedStatus automatic = new MappedStatus(GatewayStatus.PROCESSING, null);
 
