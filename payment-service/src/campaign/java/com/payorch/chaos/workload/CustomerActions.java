@@ -44,6 +44,12 @@ final class CustomerActions {
     /** Of the sandbox merchant's creates, those whose {@link Step#share} is at least this (about 14 %). */
     static final int SHARE_FROM = 86;
 
+    /**
+     * How long the customer's browser waits for the page and for the form's answer: longer than an API client (a
+     * person waits), so that a slow page is not an abandon.
+     */
+    static final java.time.Duration BROWSER_PATIENCE = java.time.Duration.ofSeconds(8);
+
     /** How the customer (and the merchant) answer. */
     enum Mode { ANSWER, DOUBLE_SUBMIT, RACING_COMPLETE, ABANDON }
 
@@ -133,15 +139,17 @@ final class CustomerActions {
         Request complete = new Request("complete", step.instances().get(0), "POST", "/v1/payments/" + id
                 + "/complete", idempotent(merchant, completeKey), "{}");
         switch (mode) {
-            case DOUBLE_SUBMIT -> all.apply(List.of(() -> requests.send(process + ".2", submit),
-                    () -> requests.send(process + ".3", submit.to((submit.instance() + 1) % requests.instances()))));
-            case RACING_COMPLETE -> all.apply(List.of(() -> requests.send(process + ".2", submit),
+            case DOUBLE_SUBMIT -> all.apply(List.of(() -> requests.send(process + ".2", submit, BROWSER_PATIENCE),
+                    () -> requests.send(process + ".3", submit.to((submit.instance() + 1) % requests.instances()),
+                            BROWSER_PATIENCE)));
+            case RACING_COMPLETE -> all.apply(List.of(() -> requests.send(process + ".2", submit, BROWSER_PATIENCE),
                     () -> untilAnswered.apply(process + ".3", complete)));
             default -> {
-                Answer answer = requests.send(process, submit);
+                Answer answer = requests.send(process, submit, BROWSER_PATIENCE);
                 if (answer.lost()) {
                     // A browser's reload of the form: the same token again (409 if the first one was taken).
-                    answer = requests.send(process, submit.to((submit.instance() + 1) % requests.instances()));
+                    answer = requests.send(process, submit.to((submit.instance() + 1) % requests.instances()),
+                            BROWSER_PATIENCE);
                 }
                 if (answer.status() == 303 && Math.floorMod(step.pick() >>> 12, 2L) == 0) {
                     untilAnswered.apply(process, complete);
@@ -181,7 +189,7 @@ final class CustomerActions {
         headers.put("Accept", "text/html");
         Request get = new Request("customer-page", step.instances().get(1), "GET", path, headers, null);
         for (int attempt = 0; attempt < 3 && !Thread.currentThread().isInterrupted(); attempt++) {
-            Answer answer = requests.send(process, get);
+            Answer answer = requests.send(process, get, BROWSER_PATIENCE);
             if (answer.status() == 200) {
                 return answer;
             }

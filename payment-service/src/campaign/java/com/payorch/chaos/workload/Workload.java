@@ -108,7 +108,8 @@ public final class Workload {
         lanes.shutdown();
         try {
             // A lane still sending records its completion before run returns.
-            lanes.awaitTermination(requests.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+            lanes.awaitTermination(Math.max(requests.timeout().toMillis(),
+                    CustomerActions.BROWSER_PATIENCE.toMillis()) * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
