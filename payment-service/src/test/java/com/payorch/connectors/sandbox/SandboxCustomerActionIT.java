@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.gateway.CancelRequest;
 import com.payorch.gateway.ChargeRequest;
+import com.payorch.gateway.CompleteRequest;
+import com.payorch.gateway.GatewayOutcome;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.testsupport.ApiTest;
 import com.payorch.testsupport.OwnSchema;
@@ -253,6 +255,26 @@ class SandboxCustomerActionIT extends ApiTest {
         assertThat(chargeStatus(id)).isEqualTo("cancelled");
         assertThat(sandbox.find(charge).block(Duration.ofSeconds(10)).status()).isEqualTo(GatewayStatus.CANCELLED);
         assertThat(statusOf(id)).isNotEqualTo("COMPLETED");
+    }
+
+    @Test
+    void theSameAttemptSubmittedAgainIsTheSameWaitingChargeAndALookUpNamesItsPage() {
+        ChargeRequest charge = new ChargeRequest(unique("pay"), 1, 500, "EUR", "pm_card_3ds")
+                .returningTo(RETURN_URL + "&payment_id=x");
+
+        GatewayOutcome first = sandbox.submit(charge).block(Duration.ofSeconds(10));
+        GatewayOutcome again = sandbox.submit(charge).block(Duration.ofSeconds(10));
+        GatewayOutcome found = sandbox.find(charge).block(Duration.ofSeconds(10));
+        GatewayOutcome completed = sandbox.complete(new CompleteRequest(charge, null)).block(Duration.ofSeconds(10));
+
+        assertThat(first.status()).isEqualTo(GatewayStatus.REQUIRES_ACTION);
+        assertThat(first.nextActionUrl())
+                .isEqualTo("http://localhost:" + port + "/sandbox/authenticate/" + first.reference());
+        assertThat(again).isEqualTo(first);
+        assertThat(found).isEqualTo(first);
+        assertThat(completed).isEqualTo(first);
+        assertThat(count("select count(*) from sandbox_charges where payment_id = $1", charge.paymentId()))
+                .isEqualTo(1);
     }
 
     @Test
