@@ -348,6 +348,16 @@ class OpenApiIT extends ApiTest {
                 Map.of("Idempotency-Key", unique("key")), create.replace(booking, unique("bk"))
                         .replace("\"metadata\"", "\"returnUrl\": \"http://hotel.example/paid\", \"metadata\""),
                 400);
+        String waiting = check(description, errors, "post", "/v1/payments", "/v1/payments", DEMO_KEY,
+                Map.of("Idempotency-Key", unique("key")), create.replace(booking, unique("bk"))
+                        .replace("pm_card_ok", "pm_card_3ds")
+                        .replace("\"metadata\"", "\"returnUrl\": \"https://hotel.example/paid\", \"metadata\""),
+                201).path("id").asText();
+        // the customer has not decided yet: the payment, still waiting, with its nextAction
+        JsonNode stillWaiting = check(description, errors, "post", "/v1/payments/{paymentId}/complete",
+                "/v1/payments/" + waiting + "/complete", DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}",
+                200);
+        assertThat(stillWaiting.path("nextAction").path("type").asText()).isEqualTo("redirect");
         check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/" + paymentId
                 + "/complete", DEMO_KEY, Map.of("Idempotency-Key", unique("key")), "{}", 409);
         check(description, errors, "post", "/v1/payments/{paymentId}/complete", "/v1/payments/pay_unknown/complete",
