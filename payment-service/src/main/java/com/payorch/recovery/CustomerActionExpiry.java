@@ -114,16 +114,22 @@ public class CustomerActionExpiry {
         return transaction.run(() -> payments.findAnyMerchant(found.id())
                         .filter(CustomerActionExpiry::stillWaiting)
                         .flatMap(current -> stateChanges.requestCancel(current, CustomerAction.AUTHENTICATION_EXPIRED)
-                                .doOnNext(recorded -> {
-                                    if (!current.hold().cancelRequested()) {
-                                        metrics.expired();
-                                        log.info("Payment {}: its customer did not act since {}; its attempt is"
-                                                        + " cancelled at {} (merchant {})", current.id(),
-                                                current.action().requiredAt(), current.connector(),
-                                                current.merchantId());
-                                    }
-                                })))
-                .onErrorResume(InvalidTransition.class, lost -> Mono.empty()); // the payment moved on meanwhile
+                                .map(recorded -> new Recorded(recorded, !current.hold().cancelRequested()))))
+                .onErrorResume(InvalidTransition.class, lost -> Mono.empty()) // the payment moved on meanwhile
+                .doOnNext(recorded -> {
+                    if (recorded.first()) { // counted once committed, not per try of the transaction
+                        metrics.expired();
+                        log.info("Payment {}: its customer did not act since {}; its attempt is cancelled at {}"
+                                        + " (merchant {})", recorded.payment().id(),
+                                recorded.payment().action().requiredAt(), recorded.payment().connector(),
+                                recorded.payment().merchantId());
+                    }
+                })
+                .map(Recorded::payment);
+    }
+
+    /** The payment with the expiry's cancel recorded; {@code first}: by this look (not by an earlier one). */
+    private record Recorded(Payment payment, boolean first) {
     }
 
     /** What the connector holds for the attempt, applied when it settles it; nothing when it cannot tell. */

@@ -21,9 +21,10 @@ import reactor.core.publisher.Mono;
  *       left cannot be told, and resending is safe, so the shorter quiet period of the two applies. Only while the
  *       connector honours the capture's key (measured from when the capture was recorded): past it, never sent
  *       again (the same key could be a new capture), and the payment needs attention;</li>
- *   <li>a payment whose cancel was recorded and not confirmed (still PENDING, PROCESSING or AUTHORIZED) for
- *       {@code pending-after} gets its cancel sent again. A release sent twice takes no money, so it is resent
- *       whatever the key's age; still unconfirmed after {@code give-up-after}, it needs attention as well.</li>
+ *   <li>a payment whose cancel was recorded and not confirmed (still PENDING, PROCESSING, REQUIRES_ACTION or
+ *       AUTHORIZED) for {@code pending-after} gets its cancel sent again. A release sent twice takes no money, so it
+ *       is resent whatever the key's age; still unconfirmed after {@code give-up-after}, it needs attention as
+ *       well.</li>
  * </ul>
  * Each payment is leased for a look ({@link WorkClaims}); a hold the connector leaves unsettled is looked at less and
  * less often (half the time since its last change, at least {@code pending-after}, at most

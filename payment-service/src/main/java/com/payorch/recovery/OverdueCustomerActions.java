@@ -15,7 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * Finds the payments waiting for their customer (REQUIRES_ACTION, index {@code payments_awaiting_customer}) and those
  * waiting longer than {@code payments.customer-action.expires-after}. "Now" is the database's, as in
- * {@link StuckPayments}, so instances whose clocks disagree agree on what is overdue.
+ * {@link StuckPayments}, so every instance's job agrees on what is overdue; {@code action_required_at} is the clock of
+ * the instance that wrote the transition, off by seconds at most against an expiry meant to be tens of minutes.
  */
 @Component
 class OverdueCustomerActions {
