@@ -88,8 +88,11 @@ public final class ChaosCampaign {
             nemesis.stopAndHealAll();
             history.flush();
             long horizonBegan = System.nanoTime();
+            // A payment whose customer walked away settles only once the expiry job cancels it: wait at least that.
+            Duration wait = horizon.compareTo(World.CUSTOMER_ACTION_EXPIRES_AFTER.plusSeconds(30)) >= 0 ? horizon
+                    : World.CUSTOMER_ACTION_EXPIRES_AFTER.plusSeconds(30);
             // Now that nothing is broken, the gateways deliver what they still owe (notifications lost to faults).
-            Map<String, Long> unsettled = awaitHorizon(world, horizon,
+            Map<String, Long> unsettled = awaitHorizon(world, wait,
                     () -> clientsAndGateways.settleGateways(Duration.ofSeconds(5)));
             log((unsettled.values().stream().allMatch(n -> n == 0) ? "settled" : "NOT settled: " + unsettled)
                     + " after " + seconds(horizonBegan) + " s");

@@ -22,7 +22,10 @@ import java.util.Set;
  *   <li>{@link OrphanedChargesRefunded}: every orphaned charge refunded exactly once;</li>
  *   <li>{@link OneConfirmationPerBooking}: exactly one confirmation e-mail per activated booking;</li>
  *   <li>{@link EventsDelivered}: every event delivered to the merchant (and to Kafka when enabled);</li>
- *   <li>{@link OneEventPerTransition}: exactly one event per transition.</li>
+ *   <li>{@link OneEventPerTransition}: exactly one event per transition;</li>
+ *   <li>{@link HoldsWithinAuthorisation}: holds captured within what was authorised, once;</li>
+ *   <li>{@link CustomerActionsSettleOnce}: every payment that waited for its customer settled once, as the
+ *       customer answered (approved, declined, abandoned until the expiry).</li>
  * </ol>
  * The database is read once, in one REPEATABLE READ transaction ({@link Snapshot}), and the outside world's facts
  * copied once ({@link FrozenFacts}), before any replay is sent. An
@@ -41,7 +44,8 @@ public final class Checker {
             new OneConfirmationPerBooking(),
             new EventsDelivered(),
             new OneEventPerTransition(),
-            new HoldsWithinAuthorisation());
+            new HoldsWithinAuthorisation(),
+            new CustomerActionsSettleOnce());
 
     private Checker() {
     }
@@ -72,13 +76,15 @@ public final class Checker {
     /**
      * Background work the service still owes, by kind (zero when settled): what a campaign can wait on before it
      * calls {@link #check} (with {@code payments.recovery.*} short enough that recovery finishes within the wait).
-     * Kinds: {@code payments PENDING/PROCESSING}, {@code refunds PENDING}, {@code events undispatched} (parked ones
+     * Kinds: {@code payments PENDING/PROCESSING}, {@code payments REQUIRES_ACTION} (settled by the customer or, at the
+     * latest, by the expiry after {@code payments.customer-action.expires-after}), {@code refunds PENDING}, {@code events undispatched} (parked ones
      * included), {@code merchant deliveries pending}, {@code confirmations unsent} and {@code cancellation e-mails
      * unsent} (claimed rows whose e-mail is not marked sent), {@code sandbox charges processing}.
      */
     public static Map<String, Long> outstandingWork(CampaignFacts.Database database) {
         Map<String, String> queries = new java.util.LinkedHashMap<>();
         queries.put("payments PENDING/PROCESSING", "select count(*) from payments where status in ('PENDING', 'PROCESSING')");
+        queries.put("payments REQUIRES_ACTION", "select count(*) from payments where status = 'REQUIRES_ACTION'");
         queries.put("refunds PENDING", "select count(*) from refunds where status = 'PENDING'");
         queries.put("events undispatched", "select count(*) from events where dispatched_at is null");
         queries.put("merchant deliveries pending", "select count(*) from webhook_deliveries where status = 'pending'");

@@ -61,7 +61,8 @@ import tools.jackson.databind.json.JsonMapper;
  * refunded (partly and in full), orphaned (at the sandbox and at Stripe) and directly charged payments, every request recorded as the campaign's
  * clients record them. All ten invariants pass on that state; then each test breaks exactly one (in the database,
  * in the facts or in the history), sees that invariant fail naming the offending key and the other nine pass, and
- * puts the state back.
+ * puts the state back. The customer-action invariant (issue 24) is proven on histories and snapshots built by hand
+ * (no 3-D Secure payment in the driven state).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CheckerIT {
@@ -208,7 +209,7 @@ class CheckerIT {
 
         // The campaign's horizon: wait until the background work (settlement, refunds, e-mails, deliveries) is done.
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(Checker.check(facts(), history).lines()).last().isEqualTo("11 passed, 0 failed"));
+                assertThat(Checker.check(facts(), history).lines()).last().isEqualTo("12 passed, 0 failed"));
     }
 
     @AfterAll
@@ -229,16 +230,16 @@ class CheckerIT {
     void everyInvariantHoldsOnTheRealStateAndSaysWhatItChecked() {
         Report report = Checker.check(facts(), history);
         report.lines().forEach(System.out::println);
-        assertThat(Checker.outstandingWork(facts().database())).hasSize(9).allSatisfy((kind, n) -> assertThat(n)
+        assertThat(Checker.outstandingWork(facts().database())).hasSize(10).allSatisfy((kind, n) -> assertThat(n)
                 .as(kind).isZero());
 
         assertThat(report.results()).extracting(InvariantResult::name).containsExactly(
                 "acknowledged-effects-and-replays", "one-payment-per-key-and-booking", "one-charge-per-attempt",
                 "no-payment-left-pending", "booking-active-iff-completed", "refunds-within-amounts",
                 "orphaned-charges-refunded-once", "one-confirmation-email-per-activated-booking", "events-delivered",
-                "one-event-per-transition", "holds-captured-within-authorised-once");
+                "one-event-per-transition", "holds-captured-within-authorised-once", "customer-actions-settle-once");
         assertThat(report.results()).allMatch(InvariantResult::passed).allMatch(r -> r.offendingKeys().isEmpty());
-        assertThat(report.lines()).hasSize(12).last().isEqualTo("11 passed, 0 failed");
+        assertThat(report.lines()).hasSize(13).last().isEqualTo("12 passed, 0 failed");
         String lines = String.join("\n", report.lines());
         assertThat(lines).contains("PASS acknowledged-effects-and-replays: 15 acknowledged (9 creates, 3 retries,"
                 + " 3 refunds), 14 distinct requests replayed");
@@ -615,6 +616,134 @@ class CheckerIT {
         assertThat(answer.path("status").asText()).as(answered.responseBody()).isEqualTo(expectedOutcome);
     }
 
+    // --- customer action (issue 24): histories and snapshots built by hand ----------------------------------------
+
+    @Test
+    void customerActionPaymentsSettledAsTheirCustomersAnsweredPass() {
+        List<Snapshot.Payment> payments = List.of(
+                actionPayment("pay_ca1", "COMPLETED", null),
+                actionPayment("pay_ca2", "FAILED", "authentication_failed"),
+                actionPayment("pay_ca3", "FAILED", "authentication_expired"),
+                actionPayment("pay_ca4", "FAILED", "authentication_expired"));
+        List<Snapshot.Transition> transitions = plus(plus(plus(
+                waited("pay_ca1", 10, "COMPLETED"), waited("pay_ca2", 20, "FAILED").toArray(Snapshot.Transition[]::new)),
+                waited("pay_ca3", 30, "FAILED").toArray(Snapshot.Transition[]::new)),
+                waited("pay_ca4", 40, "FAILED").toArray(Snapshot.Transition[]::new));
+        List<Snapshot.SandboxCharge> charges = List.of(charge("ch_ca1", "pay_ca1", "succeeded"),
+                charge("ch_ca2", "pay_ca2", "failed"), charge("ch_ca3", "pay_ca3", "cancelled"),
+                // the approval raced the expiry and won at the sandbox: the charge is an orphan, given back
+                charge("ch_ca4", "pay_ca4", "succeeded"));
+        List<Snapshot.Attempt> attempts = List.of(new Snapshot.Attempt("pay_ca4", 1, "sandbox", "ch_ca4", "FAILED",
+                true));
+        List<Snapshot.Refund> refunds = List.of(new Snapshot.Refund("re_ca4", "pay_ca4", 1, 900, "SUCCEEDED",
+                "sandbox", "ch_ca4", false));
+        List<HistoryEntry> history = new ArrayList<>();
+        history.addAll(decision("c1.2", "ch_ca1", "approve", 303));
+        history.addAll(decision("c1.3", "ch_ca1", "approve", 409)); // the double submit: taken once
+        history.addAll(decision("c2", "ch_ca2", "decline", 303));
+        history.addAll(decision("c4", "ch_ca4", "approve", null)); // lost: the expiry came first
+        List<Snapshot.Event> events = new ArrayList<>();
+        transitions.forEach(t -> events.add(new Snapshot.Event(t.id(), "evt_" + t.id(), "chk", eventType(t),
+                t.paymentId(), null, "{\"version\": " + t.ordinal() + "}")));
+        events.add(new Snapshot.Event(100, "evt_o4", "chk", "charge.orphaned", "pay_ca4", null, "{\"attempt\": 1}"));
+        events.add(new Snapshot.Event(101, "evt_r4", "chk", "refund.created", "pay_ca4", null,
+                "{\"refundId\": \"re_ca4\"}"));
+        events.add(new Snapshot.Event(102, "evt_s4", "chk", "refund.succeeded", "pay_ca4", null,
+                "{\"refundId\": \"re_ca4\"}"));
+
+        CheckContext context = actionContext(payments, attempts, transitions, events, refunds, charges, history);
+        InvariantResult result = new CustomerActionsSettleOnce().check(context);
+
+        assertThat(result.passed()).as(result.detail()).isTrue();
+        assertThat(result.detail()).startsWith("4 action payments {APPROVED=2, DECLINED=1, ABANDONED=1}")
+                .contains("FAILED authentication_expired=2");
+        InvariantResult events1 = new OneEventPerTransition().check(context);
+        assertThat(events1.passed()).as(events1.detail()).isTrue();
+        assertThat(new NothingLeftPending().check(context).passed()).isTrue();
+    }
+
+    @Test
+    void anActionLeftWaitingAnApprovalChargedTwiceAndAnAbandonedOneCompletedFail() {
+        List<Snapshot.Payment> payments = List.of(
+                actionPayment("pay_cb1", "COMPLETED", null),
+                actionPayment("pay_cb2", "REQUIRES_ACTION", null),
+                actionPayment("pay_cb3", "COMPLETED", null),
+                actionPayment("pay_cb4", "FAILED", "authentication_failed"));
+        List<Snapshot.Transition> waiting = waited("pay_cb2", 20, "COMPLETED").subList(0, 2);
+        List<Snapshot.Transition> transitions = plus(plus(plus(
+                waited("pay_cb1", 10, "COMPLETED"), waiting.toArray(Snapshot.Transition[]::new)),
+                waited("pay_cb3", 30, "COMPLETED").toArray(Snapshot.Transition[]::new)),
+                waited("pay_cb4", 40, "FAILED").toArray(Snapshot.Transition[]::new));
+        List<Snapshot.SandboxCharge> charges = List.of(charge("ch_cb1", "pay_cb1", "succeeded"),
+                charge("ch_cb1x", "pay_cb1", "succeeded"), charge("ch_cb2", "pay_cb2", "requires_action"),
+                charge("ch_cb3", "pay_cb3", "succeeded"), charge("ch_cb4", "pay_cb4", "failed"));
+        List<HistoryEntry> history = new ArrayList<>();
+        history.addAll(decision("c1.2", "ch_cb1", "approve", 303));
+        history.addAll(decision("c1.3", "ch_cb1", "approve", 303));
+        history.addAll(decision("c4", "ch_cb4", "decline", 303));
+        // nobody answered pay_cb2 and pay_cb3
+
+        CheckContext context = actionContext(payments, List.of(), transitions, List.of(), List.of(), charges,
+                history);
+        InvariantResult result = new CustomerActionsSettleOnce().check(context);
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.offendingKeys()).containsExactlyInAnyOrder("pay_cb1", "pay_cb2", "pay_cb3");
+        assertThat(result.detail()).contains("3 problems, first: pay_cb1 (approved, COMPLETED): 2 charges took money");
+        assertThat(new NothingLeftPending().check(context).offendingKeys()).containsExactly("pay_cb2");
+    }
+
+    private static Snapshot.Payment actionPayment(String id, String status, String failureReason) {
+        return new Snapshot.Payment(id, "chk", "bk_" + id, 900, "EUR", status, 1, "sandbox", null, 0, 0, 3,
+                "automatic", status.equals("COMPLETED") ? 900 : 0, false, false, failureReason,
+                "http://localhost:9/return");
+    }
+
+    /** CREATE, to REQUIRES_ACTION, then out of it to {@code settled}. */
+    private static List<Snapshot.Transition> waited(String paymentId, long firstId, String settled) {
+        return List.of(new Snapshot.Transition(firstId, paymentId, null, "PENDING", "CREATE", "api", null, 1),
+                new Snapshot.Transition(firstId + 1, paymentId, "PENDING", "REQUIRES_ACTION", "REQUIRE_ACTION",
+                        "gateway", null, 2),
+                new Snapshot.Transition(firstId + 2, paymentId, "REQUIRES_ACTION", settled,
+                        settled.equals("COMPLETED") ? "SUCCEED" : "FAIL", "webhook", null, 3));
+    }
+
+    private static String eventType(Snapshot.Transition t) {
+        return switch (t.toStatus()) {
+            case "PENDING" -> "payment.created";
+            case "REQUIRES_ACTION" -> "payment.requires_action";
+            case "COMPLETED" -> "payment.completed";
+            default -> "payment.failed";
+        };
+    }
+
+    private static Snapshot.SandboxCharge charge(String id, String paymentId, String status) {
+        return new Snapshot.SandboxCharge(id, paymentId, 1, 900, "EUR", status, "automatic", 0, null, null, null);
+    }
+
+    /** The customer's form post as the workload records it; {@code status} null: lost. */
+    private static List<HistoryEntry> decision(String process, String chargeId, String decision, Integer status) {
+        String path = "/sandbox/authenticate/" + chargeId;
+        String body = "token=t0k%3D&decision=" + decision;
+        Map<String, String> headers = Map.of("Content-Type", "application/x-www-form-urlencoded");
+        return List.of(new HistoryEntry(0, 0, HistoryEntry.Kind.INVOKE, process, "customer-decision", "i1", "POST",
+                        path, headers, body, null, null, null, null),
+                new HistoryEntry(0, 0, status == null ? HistoryEntry.Kind.LOST : HistoryEntry.Kind.ANSWERED, process,
+                        "customer-decision", "i1", "POST", path, headers, body, status, Map.of(), "<html></html>",
+                        status == null ? "HttpTimeoutException" : null));
+    }
+
+    private static CheckContext actionContext(List<Snapshot.Payment> payments, List<Snapshot.Attempt> attempts,
+                                              List<Snapshot.Transition> transitions, List<Snapshot.Event> events,
+                                              List<Snapshot.Refund> refunds, List<Snapshot.SandboxCharge> charges,
+                                              List<HistoryEntry> history) {
+        Snapshot db = new Snapshot(payments, attempts, transitions, events, List.of(), refunds, List.of(), charges,
+                List.of(), List.of());
+        CampaignFacts facts = new FrozenFacts(new CampaignFacts.Database("jdbc:none", "", "", "none"), List.of(),
+                List.of(), List.of(), List.of(), Optional.empty());
+        return new CheckContext(facts, history, Operations.of(history), db, Charges.of(facts, db), List.of());
+    }
+
     // --- helpers ---------------------------------------------------------------------------------------------------
 
     private static void assertOnlyBroken(Report report, String name, String offendingKey) {
@@ -628,7 +757,7 @@ class CheckerIT {
                 assertThat(result.passed()).as(lines).isTrue();
             }
         }
-        assertThat(report.lines()).last().isEqualTo("10 passed, 1 failed");
+        assertThat(report.lines()).last().isEqualTo("11 passed, 1 failed");
     }
 
     private static void assertBroken(Report report, List<String> names, String offendingKey) {

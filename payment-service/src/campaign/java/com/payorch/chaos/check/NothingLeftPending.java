@@ -5,9 +5,11 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Invariant 4: no payment is left PENDING or PROCESSING once the campaign waited for the recovery horizon.
+ * Invariant 4: no payment is left PENDING, PROCESSING or REQUIRES_ACTION once the campaign waited for the recovery
+ * horizon (a payment waiting for its customer is settled by the expiry job at the latest; the campaign's wait is at
+ * least {@code payments.customer-action.expires-after}).
  *
- * <p>{@code payments.status} of every payment; offending keys: the payment ids still PENDING or PROCESSING. Refunds
+ * <p>{@code payments.status} of every payment; offending keys: the payment ids still PENDING, PROCESSING or REQUIRES_ACTION. Refunds
  * still PENDING are counted in the detail for information (an Adyen refund whose notification never came stays
  * PENDING by design) and do not fail this invariant; an orphaned charge's refund that never completed fails
  * invariant 7.
@@ -25,12 +27,16 @@ final class NothingLeftPending implements Invariant {
         long pending = 0;
         long processing = 0;
         long holdsInFlight = 0;
+        long awaitingCustomer = 0;
         for (Snapshot.Payment payment : context.db().payments()) {
             if (payment.status().equals("PENDING")) {
                 pending++;
                 offending.add(payment.id());
             } else if (payment.status().equals("PROCESSING")) {
                 processing++;
+                offending.add(payment.id());
+            } else if (payment.status().equals("REQUIRES_ACTION")) {
+                awaitingCustomer++;
                 offending.add(payment.id());
             } else if (payment.status().equals("CAPTURING")
                     || payment.cancelRequested() && payment.status().equals("AUTHORIZED")) {
@@ -41,7 +47,7 @@ final class NothingLeftPending implements Invariant {
         }
         long refundsPending = context.db().refunds().stream().filter(r -> r.status().equals("PENDING")).count();
         String detail = context.db().payments().size() + " payments, " + pending + " PENDING, " + processing
-                + " PROCESSING, " + holdsInFlight + " captures or releases in flight" + (offending.isEmpty() ? "" : " (first " + offending.iterator().next() + ")")
+                + " PROCESSING, " + awaitingCustomer + " REQUIRES_ACTION, " + holdsInFlight + " captures or releases in flight" + (offending.isEmpty() ? "" : " (first " + offending.iterator().next() + ")")
                 + "; refunds still PENDING (not counted): " + refundsPending;
         return new InvariantResult(name(), offending.isEmpty(), detail, offending);
     }

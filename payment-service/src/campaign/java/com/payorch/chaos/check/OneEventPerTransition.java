@@ -15,7 +15,8 @@ import tools.jackson.databind.JsonNode;
  * <ul>
  *   <li>payments: a payment's {@code version} is the ordinal of its transitions (CREATE is version 1, each later
  *       row of {@code payment_transitions} one more), and every transition writes the event
- *       {@code PaymentStateChanges.eventFor} names: CREATE → {@code payment.created}, to PROCESSING →
+ *       {@code PaymentStateChanges.eventFor} names: CREATE → {@code payment.created}, to REQUIRES_ACTION →
+ *       {@code payment.requires_action}, to PROCESSING →
  *       {@code payment.processing}, to COMPLETED → {@code payment.completed}, to FAILED → {@code payment.failed},
  *       RETRY (to PENDING) → none; each with {@code data.version} = that ordinal. The payment's {@code payment.*}
  *       events, keyed (type, data.version), must match the transitions' expected keys one to one;</li>
@@ -56,6 +57,8 @@ final class OneEventPerTransition implements Invariant {
                         : "payment.authorized";
                 case "CAPTURING" -> null;
                 case "CANCELLED" -> "payment.cancelled";
+                // Customer action (issue 24): waiting for the customer is a transition with its own event.
+                case "REQUIRES_ACTION" -> "payment.requires_action";
                 default -> "unknown:" + t.toStatus();
             };
             if (type != null) {

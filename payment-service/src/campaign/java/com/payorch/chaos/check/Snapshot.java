@@ -34,11 +34,22 @@ record Snapshot(
      * @param amountCaptured what was taken (a COMPLETED automatic payment: its amount)
      * @param authorized the payment was AUTHORIZED at some point (a hold: it activated its booking)
      * @param cancelRequested a cancel was recorded (and may still be sent)
+     * @param failureReason why it FAILED (null otherwise)
+     * @param returnUrl where the customer returns after acting (null: the customer cannot act)
      */
     record Payment(String id, String merchantId, String bookingId, long amount, String currency, String status,
                    int attempt, String connector, String customerEmail, long amountReserved, long amountRefunded,
                    long version, String captureMethod, long amountCaptured, boolean authorized,
-                   boolean cancelRequested) {
+                   boolean cancelRequested, String failureReason, String returnUrl) {
+
+        Payment(String id, String merchantId, String bookingId, long amount, String currency, String status,
+                int attempt, String connector, String customerEmail, long amountReserved, long amountRefunded,
+                long version, String captureMethod, long amountCaptured, boolean authorized,
+                boolean cancelRequested) {
+            this(id, merchantId, bookingId, amount, currency, status, attempt, connector, customerEmail,
+                    amountReserved, amountRefunded, version, captureMethod, amountCaptured, authorized,
+                    cancelRequested, null, null);
+        }
 
         boolean manual() {
             return "manual".equals(captureMethod);
@@ -105,12 +116,14 @@ record Snapshot(
                         list(connection, """
                                 select id, merchant_id, booking_id, amount, currency, status, attempt, connector,
                                        customer_email, amount_reserved, amount_refunded, version, capture_method,
-                                       amount_captured, authorized_at is not null, cancel_requested_at is not null
+                                       amount_captured, authorized_at is not null, cancel_requested_at is not null,
+                                       failure_reason, return_url
                                 from payments order by created_at, id""",
                                 rs -> new Payment(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
                                         rs.getString(5).trim(), rs.getString(6), rs.getInt(7), rs.getString(8),
                                         rs.getString(9), rs.getLong(10), rs.getLong(11), rs.getLong(12),
-                                        rs.getString(13), rs.getLong(14), rs.getBoolean(15), rs.getBoolean(16))),
+                                        rs.getString(13), rs.getLong(14), rs.getBoolean(15), rs.getBoolean(16),
+                                        rs.getString(17), rs.getString(18))),
                         list(connection, """
                                 select payment_id, number, connector, reference, status, orphaned_at is not null
                                 from payment_attempts order by payment_id, number""",

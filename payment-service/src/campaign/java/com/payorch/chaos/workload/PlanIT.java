@@ -58,6 +58,34 @@ class PlanIT {
                 "pm_card_processing");
     }
 
+    @Test
+    void aboutOneSandboxCreateInSevenWaitsForItsCustomerWhoAnswersInEveryWayOrWalksAway() {
+        Merchant sandbox = new Merchant("m_sandbox", "k", "sandbox");
+        List<Step> creates = steps(7, 1, 3_000).stream().filter(s -> s.kind() == Kind.CREATE).toList();
+        List<Step> actions = creates.stream().filter(s -> CustomerActions.applies(sandbox, s)).toList();
+
+        assertThat(actions.size() * 100 / creates.size()).as("percent of creates").isBetween(10, 20);
+        assertThat(actions).noneMatch(s -> s.share() <= Plan.MANUAL_SHARE);
+        assertThat(creates).noneMatch(s -> CustomerActions.applies(new Merchant("m_stripe", "k", "stripe"), s));
+        assertThat(CustomerActions.modes(actions)).contains(CustomerActions.Mode.values());
+        assertThat(actions).extracting(CustomerActions::paymentMethod)
+                .contains("pm_card_3ds", "pm_card_3ds_declined");
+        assertThat(actions).extracting(s -> CustomerActions.decision(s, CustomerActions.paymentMethod(s)))
+                .contains("approve", "decline");
+        assertThat(actions).filteredOn(s -> CustomerActions.paymentMethod(s).equals("pm_card_3ds_declined"))
+                .allMatch(s -> CustomerActions.decision(s, "pm_card_3ds_declined").equals("decline"));
+    }
+
+    @Test
+    void theCustomerReadsTheHiddenTokenWhateverTheOrderOfItsAttributes() {
+        assertThat(CustomerActions.token("""
+                <form method="post"><input type="hidden" name="token" value="v1.ch_1.abc&amp;d">
+                <button id="approve" name="decision" value="approve">Approve</button></form>""")).isEqualTo(
+                "v1.ch_1.abc&d");
+        assertThat(CustomerActions.token("<input value='t-2' type='hidden' name='token'/>")).isEqualTo("t-2");
+        assertThat(CustomerActions.token("<input name=\"other\" value=\"x\">")).isNull();
+    }
+
     private static List<Step> steps(long seed, int client, int count) {
         Plan plan = new Plan(seed, client);
         List<Step> steps = new ArrayList<>();

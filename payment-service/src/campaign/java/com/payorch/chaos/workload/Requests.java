@@ -87,12 +87,17 @@ final class Requests {
 
     /** Sends the request for {@code process} and records it; blocks until answered or lost. */
     Answer send(String process, Request request) {
+        return send(process, request, timeout);
+    }
+
+    /** As {@link #send(String, Request)}, waiting at most {@code patience} for the answer. */
+    Answer send(String process, Request request, Duration patience) {
         String target = "i" + (request.instance() + 1);
         history.record(new HistoryEntry(0, 0, Kind.INVOKE, process, request.operation(), target, request.method(),
                 request.path(), request.headers(), request.body(), null, null, null, null));
         Answer answer;
         try {
-            answer = exchange(request);
+            answer = exchange(request, patience);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             answer = new Answer(-1, Map.of(), "", "interrupted");
@@ -123,10 +128,10 @@ final class Requests {
         outcomes.computeIfAbsent(outcome, k -> new LongAdder()).increment();
     }
 
-    private Answer exchange(Request request) throws Exception {
+    private Answer exchange(Request request, Duration patience) throws Exception {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrls.get(request.instance())
                         + request.path()))
-                .timeout(timeout)
+                .timeout(patience)
                 .method(request.method(), request.body() == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(request.body(), StandardCharsets.UTF_8));
         request.headers().forEach(builder::header);

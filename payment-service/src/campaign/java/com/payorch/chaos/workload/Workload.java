@@ -58,6 +58,7 @@ public final class Workload {
     private final Requests requests;
     private final Known known = new Known();
     private final Gateways gateways;
+    private final CustomerActions customerActions;
     private volatile boolean stopping;
 
     public Workload(WorkloadTargets targets, History history, long seed, int clients) {
@@ -70,6 +71,7 @@ public final class Workload {
                 + Long.toString(Math.floorMod(seed, 1296L), 36);
         this.requests = new Requests(targets.instanceBaseUrls(), history, CLIENT_TIMEOUT);
         this.gateways = new Gateways(targets, requests, known, seed);
+        this.customerActions = new CustomerActions(requests, known, this::untilAnswered, this::all);
     }
 
     /**
@@ -106,7 +108,8 @@ public final class Workload {
         lanes.shutdown();
         try {
             // A lane still sending records its completion before run returns.
-            lanes.awaitTermination(requests.timeout().toMillis() * 2, TimeUnit.MILLISECONDS);
+            lanes.awaitTermination(Math.max(requests.timeout().toMillis(),
+                    CustomerActions.BROWSER_PATIENCE.toMillis()) * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -238,8 +241,11 @@ public final class Workload {
                 : "bk-" + tag + "-c" + client + "-" + step.index();
         // A share of the sandbox's creates place holds (the Stripe and Adyen fakes' holds are not in this campaign).
         boolean manual = merchant.routing().trim().equals("sandbox") && step.share() <= Plan.MANUAL_SHARE;
+        // Another share waits for its customer (3-D Secure), who then answers on the sandbox's page, or not.
+        boolean customerAction = !manual && CustomerActions.applies(merchant, step);
         String paymentMethod = manual ? (step.tokenRoll() < 80 ? "pm_card_ok" : step.tokenRoll() < 90
-                ? "pm_card_declined" : "pm_card_capture_fails") : paymentMethod(merchant, step.tokenRoll());
+                ? "pm_card_declined" : "pm_card_capture_fails")
+                : customerAction ? CustomerActions.paymentMethod(step) : paymentMethod(merchant, step.tokenRoll());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("bookingId", booking);
         body.put("amount", step.currency().equals("JPY") ? step.amount() * 10 : step.amount());
@@ -251,6 +257,9 @@ public final class Workload {
         body.put("metadata", Map.of("client", process, "step", Integer.toString(step.index())));
         if (manual) {
             body.put("captureMethod", "manual");
+        }
+        if (customerAction) {
+            body.put("returnUrl", CustomerActions.RETURN_URL);
         }
         String key = key(client, step, "p");
         Request request = new Request("create", step.instances().get(0), "POST", "/v1/payments",
@@ -275,6 +284,10 @@ public final class Workload {
                 known.payment(merchant, answer.body());
                 known.replayable(request, merchant, key);
             }
+        }
+        if (customerAction) {
+            answers.stream().filter(Answer::ok).findFirst().ifPresent(answer ->
+                    customerActions.act(process, step, merchant, answer.body(), key(client, step, "a")));
         }
     }
 
@@ -311,7 +324,10 @@ public final class Workload {
     }
 
     private void retry(String process, int client, Step step) {
-        Payment payment = known.pickPayment(step.pick(), p -> p.status.equals("FAILED"));
+        // A payment that waited for its customer is not retried: its customer is gone (and the checker judges it
+        // by that one wait).
+        Payment payment = known.pickPayment(step.pick(), p -> p.status.equals("FAILED")
+                && !CustomerActions.isCustomerActionMethod(p.paymentMethod));
         if (payment == null) {
             read(process, step);
             return;

@@ -66,6 +66,12 @@ public final class World implements AutoCloseable {
     /** When the fake Stripe forgets a key (nemesis {@code psp-forgets-keys}): above the lifetime, as Stripe's 24 h. */
     public static final Duration STRIPE_FORGETS_KEYS_AFTER = Duration.ofSeconds(30);
 
+    /**
+     * The instances' {@code payments.customer-action.expires-after}: short, so that a payment whose customer never
+     * answers is cancelled by the expiry job within the run (the recovery horizon waits at least this long).
+     */
+    public static final Duration CUSTOMER_ACTION_EXPIRES_AFTER = Duration.ofSeconds(20);
+
     /** The links of one instance, in the order of {@link #LINKS}. */
     public static final List<String> LINKS = List.of("db", "stripe", "adyen", "smtp");
 
@@ -223,6 +229,7 @@ public final class World implements AutoCloseable {
                 "--payments.recovery.give-up-after=" + GIVE_UP_AFTER,
                 "--payments.connectors.stripe.idempotency-key-lifetime=" + STRIPE_KEY_LIFETIME,
                 "--payments.idempotency.lock-timeout=PT5S",
+                "--payments.customer-action.expires-after=" + CUSTOMER_ACTION_EXPIRES_AFTER,
                 "--payments.outbox.initial-backoff=PT0.5S",
                 "--payments.outbox.max-backoff=PT3S",
                 "--payments.outbox.delivery-timeout=PT8S",
