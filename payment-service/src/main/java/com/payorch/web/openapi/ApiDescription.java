@@ -340,83 +340,33 @@ public class ApiDescription implements OpenApiCustomizer {
                                 .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
                                 .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
         paths.addPathItem("/v1/payments/{paymentId}/capture", new PathItem()
-                .post(op("capturePayment", "Capture an AUTHORIZED hold, in full or in part",
+                .post(actionOnAPayment("capturePayment", "Capture an AUTHORIZED hold, in full or in part",
                         "Idempotent with `Idempotency-Key`; `If-Match` makes it conditional on the version. The"
                                 + " capture is recorded (CAPTURING) before the connector hears of it, under its own"
                                 + " connector key (`<attempt key>-capture-<n>`); COMPLETED once the connector"
-                                + " confirms. A partial capture releases the rest. A refused request stores nothing.")
-                        .addParametersItem(path("paymentId", "`pay_…`"))
-                        .addParametersItem(idempotencyKey())
-                        .addParametersItem(ifMatch())
-                        .requestBody(body("Capture", false))
-                        .responses(responses(true)
-                                .addApiResponse("200", json("The payment, CAPTURING or already COMPLETED", "Payment")
-                                        .addHeaderObject("ETag", header("`\"<version>\"`"))
-                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
-                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
-                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
-                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
-                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
-                                .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
-                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
-                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
-                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+                                + " confirms. A partial capture releases the rest. A refused request stores nothing.",
+                        "Capture", "The payment, CAPTURING or already COMPLETED")));
         paths.addPathItem("/v1/payments/{paymentId}/cancel", new PathItem()
-                .post(op("cancelPayment", "Release a hold: an AUTHORIZED payment, or a manual one not authorised yet",
+                .post(actionOnAPayment("cancelPayment",
+                        "Release a hold: an AUTHORIZED payment, or a manual one not authorised yet",
                         "Idempotent with `Idempotency-Key`; `If-Match` makes it conditional on the version. The"
                                 + " cancel is recorded (`cancelRequestedAt`; no capture may follow) before the"
                                 + " connector hears of it, under its own connector key (`<attempt key>-cancel`);"
                                 + " the payment is CANCELLED once the connector confirms, and its booking cancelled"
-                                + " if the hold had activated it. COMPLETED or automatic: 409 (refund instead).")
-                        .addParametersItem(path("paymentId", "`pay_…`"))
-                        .addParametersItem(idempotencyKey())
-                        .addParametersItem(ifMatch())
-                        .requestBody(body("Cancel", false))
-                        .responses(responses(true)
-                                .addApiResponse("200", json("The payment: CANCELLED, or still in its status with"
-                                        + " `cancelRequestedAt` set until the connector confirms", "Payment")
-                                        .addHeaderObject("ETag", header("`\"<version>\"`"))
-                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
-                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
-                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
-                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
-                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
-                                .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
-                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
-                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
-                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+                                + " if the hold had activated it. COMPLETED or automatic: 409 (refund instead).",
+                        "Cancel", "The payment: CANCELLED, or still in its status with"
+                        + " `cancelRequestedAt` set until the connector confirms")));
         paths.addPathItem("/v1/payments/{paymentId}/complete", new PathItem()
-                .post(op("completePayment", "Finish a payment that waits for its customer (REQUIRES_ACTION)",
+                .post(actionOnAPayment("completePayment", "Finish a payment that waits for its customer (REQUIRES_ACTION)",
                         "For the customer's return to the merchant's `returnUrl`: with `redirectResult` (what the"
                                 + " browser brought back) it is passed to the connector (Adyen `/payments/details`);"
                                 + " with `{}` the service asks the connector for the outcome (sandbox, Stripe). The"
                                 + " answer is applied like a webhook: PROCESSING, AUTHORIZED, COMPLETED or FAILED;"
                                 + " a connector that has no outcome yet leaves it REQUIRES_ACTION (its webhook"
                                 + " settles it). Idempotent with `Idempotency-Key`; `If-Match` makes it conditional"
-                                + " on the version. Not REQUIRES_ACTION: 409 `invalid_transition`, nothing stored.")
-                        .addParametersItem(path("paymentId", "`pay_…`"))
-                        .addParametersItem(idempotencyKey())
-                        .addParametersItem(ifMatch())
-                        .requestBody(body("Complete", false))
-                        .responses(responses(true)
-                                .addApiResponse("200", json("The payment with the outcome applied, or still"
-                                        + " REQUIRES_ACTION when the connector has none yet", "Payment")
-                                        .addHeaderObject("ETag", header("`\"<version>\"`"))
-                                        .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
-                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
-                                        ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
-                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
-                                .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
-                                        ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
-                                .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
-                                .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
-                                .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
-                                .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
-                                .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)))));
+                                + " on the version. Not REQUIRES_ACTION: 409 `invalid_transition`, nothing stored.",
+                        "Complete", "The payment with the outcome applied, or still"
+                        + " REQUIRES_ACTION when the connector has none yet")));
         paths.addPathItem("/v1/payments/{paymentId}/refunds", new PathItem()
                 .post(op("createRefund", "Refund a COMPLETED payment, in full or in part",
                         "Idempotent with `Idempotency-Key`. The refund row (PENDING, its amount reserved) is committed"
@@ -558,6 +508,33 @@ public class ApiDescription implements OpenApiCustomizer {
             map.put((String) nameAndValue[i], nameAndValue[i + 1]);
         }
         return map;
+    }
+
+    /**
+     * A POST on an existing payment (capture, cancel, complete): idempotent, conditional on `If-Match`, answered with
+     * the payment.
+     */
+    private static Operation actionOnAPayment(String id, String summary, String description, String bodySchema,
+                                              String answer) {
+        return op(id, summary, description)
+                .addParametersItem(path("paymentId", "`pay_…`"))
+                .addParametersItem(idempotencyKey())
+                .addParametersItem(ifMatch())
+                .requestBody(body(bodySchema, false))
+                .responses(responses(true)
+                        .addApiResponse("200", json(answer, "Payment")
+                                .addHeaderObject("ETag", header("`\"<version>\"`"))
+                                .addHeaderObject("Idempotent-Replayed", header("`true` on a replay")))
+                        .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST,
+                                ProblemCode.IDEMPOTENCY_KEY_MISSING, ProblemCode.IDEMPOTENCY_KEY_INVALID))
+                        .addApiResponse("404", problem(ProblemCode.NOT_FOUND))
+                        .addApiResponse("409", problem(ProblemCode.INVALID_TRANSITION,
+                                ProblemCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, ProblemCode.CONCURRENT_MODIFICATION))
+                        .addApiResponse("412", problem(ProblemCode.VERSION_MISMATCH))
+                        .addApiResponse("413", problem(ProblemCode.PAYLOAD_TOO_LARGE))
+                        .addApiResponse("415", problem(ProblemCode.UNSUPPORTED_MEDIA_TYPE))
+                        .addApiResponse("422", problem(ProblemCode.IDEMPOTENCY_KEY_REUSED))
+                        .addApiResponse("502", problem(ProblemCode.GATEWAY_ERROR)));
     }
 
     private static Operation op(String id, String summary, String description) {
