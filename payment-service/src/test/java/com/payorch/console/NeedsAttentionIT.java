@@ -109,6 +109,10 @@ class NeedsAttentionIT extends ApiTest {
         String expired = createPaymentFromBody(customerActionBody(unique("bk"), returnUrl));
         String waiting = createPaymentFromBody(customerActionBody(unique("bk"), returnUrl));
         String completed = createPayment(unique("bk"), "pm_card_ok");
+        // Another instance's expiry holds it (claimed, connector's confirmation not in yet): this instance's expiry
+        // job leaves it alone, so it stays listed as an operator would find it.
+        sql("insert into work_claims (kind, item_id, claimed_by, claimed_until) values ('customer-action-expiry', $1,"
+                + " gen_random_uuid(), now() + interval '1 hour')", expired);
         sql("update payments set action_required_at = now() - interval '2 hours 5 minutes' where id = $1", expired);
 
         NeedsAttention.Lists demo = attention.find(MerchantScope.of(Set.of("demo"))).block(Duration.ofSeconds(10));
