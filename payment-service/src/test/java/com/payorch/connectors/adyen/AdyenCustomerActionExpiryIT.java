@@ -85,7 +85,7 @@ class AdyenCustomerActionExpiryIT extends ApiTest {
                 paymentId);
     }
 
-    /** The shopper never comes back: the expiry's cancel at Adyen and its CANCELLATION, delivered; the payment FAILED. */
+    /** The shopper never comes back: the expiry cancels at Adyen, its CANCELLATION is delivered, the payment FAILS. */
     private String expired() {
         JsonNode payment = createWaiting();
         String id = payment.get("id").textValue();
@@ -144,6 +144,15 @@ class AdyenCustomerActionExpiryIT extends ApiTest {
                 .satisfies(reversal -> assertThat(reversal).containsEntry("reference", refundId)
                         .containsEntry("idempotencyKey", refundId));
         assertThat(ADYEN.refundsOf(psp)).isEmpty();
+        // Adyen's answer to the reversal (it holds the payment cancelled: not reversible) fails the refund.
+        List<Map<String, Object>> answer = ADYEN.takeNotifications();
+        assertThat(answer).singleElement().satisfies(item -> assertThat(item)
+                .containsEntry("eventCode", "CANCEL_OR_REFUND").containsEntry("merchantReference", refundId));
+        deliver(answer);
+        Awaitility.await().atMost(WAIT).until(() -> !"PENDING".equals(
+                queries.text("select status from refunds where id = $1", refundId)));
+        assertThat(queries.text("select status from refunds where id = $1", refundId)).isEqualTo("FAILED");
+        assertThat(ADYEN.reversalsOf(psp)).as("given back once").hasSize(1);
         assertThat(count("select count(*) from refunds where payment_id = $1", id)).isEqualTo(1);
         assertThat(count("select count(*) from payment_attempts where payment_id = $1 and number = 1"
                 + " and orphaned_at is not null and reference = $2", id, psp)).isEqualTo(1);
