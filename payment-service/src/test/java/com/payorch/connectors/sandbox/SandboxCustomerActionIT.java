@@ -230,6 +230,31 @@ class SandboxCustomerActionIT extends ApiTest {
     }
 
     @Test
+    void theBookingIsHeldUntilSettled() {
+        String booking = unique("bk");
+        String id = created(unique("key"), body(booking, "pm_card_3ds_declined", RETURN_URL, false))
+                .get("id").asText();
+        String path = pagePath(payment(id));
+
+        postPayment(DEMO_KEY, unique("key"), body(booking, "pm_card_ok", null, false)).exchange()
+                .expectStatus().isEqualTo(HttpStatus.CONFLICT)
+                .expectBody().jsonPath("$.code").isEqualTo("booking_payment_in_progress");
+        assertThat(count("select count(*) from payments where booking_id = $1", booking)).isEqualTo(1);
+
+        assertThat(decide(path, tokenFrom(path), "decline").getStatus()).isEqualTo(HttpStatus.SEE_OTHER);
+        awaitStatus(id, "FAILED");
+        assertThat(payment(id).get("failureReason").asText()).isEqualTo("authentication_failed");
+
+        String next = created(unique("key"), body(booking, "pm_card_ok", null, false)).get("id").asText();
+
+        assertThat(next).isNotEqualTo(id);
+        awaitStatus(next, "COMPLETED");
+        assertThat(statusOf(id)).isEqualTo("FAILED");
+        Awaitility.await().atMost(SETTLED).until(() -> count(
+                "select count(*) from events where booking_id = $1 and type = 'booking.activated'", booking) == 1);
+    }
+
+    @Test
     void withoutAReturnUrlThePaymentFailsAuthenticationRequiredAndNothingIsTaken() {
         String id = created(unique("key"), body(unique("bk"), "pm_card_3ds", null, false)).get("id").asText();
 
