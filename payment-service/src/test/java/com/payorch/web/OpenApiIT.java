@@ -388,6 +388,18 @@ class OpenApiIT extends ApiTest {
         check(description, errors, "post", "/v1/webhooks/adyen/{merchantId}", "/v1/webhooks/adyen/demo", null,
                 Map.of(), "{\"live\": \"false\", \"notificationItems\": []}", 404);
 
+        // Disputes: a payment's (none), the list and its refusals, unknown ones
+        check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/" + paymentId
+                + "/disputes", DEMO_KEY, Map.of(), null, 200);
+        check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/pay_unknown/disputes",
+                DEMO_KEY, Map.of(), null, 404);
+        check(description, errors, "get", "/v1/disputes", "/v1/disputes?status=OPEN&limit=5", DEMO_KEY, Map.of(),
+                null, 200);
+        check(description, errors, "get", "/v1/disputes", "/v1/disputes?status=open", DEMO_KEY, Map.of(), null, 400);
+        check(description, errors, "get", "/v1/disputes", "/v1/disputes", null, Map.of(), null, 401);
+        check(description, errors, "get", "/v1/disputes/{disputeId}", "/v1/disputes/dp_unknown", DEMO_KEY,
+                Map.of(), null, 404);
+
         assertThat(errors).isEmpty();
     }
 
@@ -445,6 +457,35 @@ class OpenApiIT extends ApiTest {
         assertThat(op.path("responses").path("409").path("description").asText()).contains("`invalid_transition`");
         assertThat(op.path("responses").path("400").path("description").asText())
                 .contains("`invalid_request`", "`idempotency_key_missing`");
+    }
+
+    /**
+     * Disputes (contract v3): the three reading operations, the resource, `amountDisputed` on the payment and the
+     * `dispute.*` event types.
+     */
+    @Test
+    void describesDisputes() {
+        JsonNode description = description();
+        JsonNode schemas = description.path("components").path("schemas");
+        JsonNode dispute = schemas.path("Dispute");
+        assertThat(dispute.path("required").valueStream().map(JsonNode::asText).toList())
+                .containsExactlyInAnyOrder("id", "paymentId", "amount", "currency", "status", "reason", "connector", "connectorReference",
+                "evidenceDueBy", "version", "createdAt", "updatedAt");
+        assertThat(dispute.path("properties").path("status").path("enum").valueStream().map(JsonNode::asText)
+                .toList()).containsExactly("OPEN", "WON", "LOST");
+        assertThat(dispute.path("properties").path("evidenceDueBy").path("nullable").asBoolean()).isTrue();
+
+        JsonNode paths = description.path("paths");
+        assertThat(paths.path("/v1/disputes/{disputeId}").path("get").path("responses").propertyNames())
+                .contains("200", "401", "404");
+        assertThat(paths.path("/v1/payments/{paymentId}/disputes").path("get").path("responses").propertyNames())
+                .contains("200", "401", "404");
+        JsonNode list = paths.path("/v1/disputes").path("get");
+        assertThat(list.path("parameters").valueStream().map(p -> p.path("in").asText() + " " + p.path("name")
+                .asText()).toList()).containsExactly("query status", "query limit", "query starting_after");
+        assertThat(list.path("responses").path("200").path("content").path("application/json").path("schema")
+                .path("$ref").asText()).isEqualTo("#/components/schemas/DisputeList");
+        assertThat(codes(list, "400")).containsExactly("invalid_request");
     }
 
     private JsonNode check(JsonNode description, List<String> errors, String method, String template, String uri,
