@@ -469,8 +469,8 @@ class OpenApiIT extends ApiTest {
         JsonNode schemas = description.path("components").path("schemas");
         JsonNode dispute = schemas.path("Dispute");
         assertThat(dispute.path("required").valueStream().map(JsonNode::asText).toList())
-                .containsExactlyInAnyOrder("id", "paymentId", "amount", "currency", "status", "reason", "connector", "connectorReference",
-                "evidenceDueBy", "version", "createdAt", "updatedAt");
+                .containsExactlyInAnyOrder("id", "paymentId", "amount", "currency", "status", "reason", "connector",
+                        "connectorReference", "evidenceDueBy", "version", "createdAt", "updatedAt");
         assertThat(dispute.path("properties").path("status").path("enum").valueStream().map(JsonNode::asText)
                 .toList()).containsExactly("OPEN", "WON", "LOST");
         assertThat(dispute.path("properties").path("evidenceDueBy").path("nullable").asBoolean()).isTrue();
