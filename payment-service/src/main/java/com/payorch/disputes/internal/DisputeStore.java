@@ -1,6 +1,8 @@
 package com.payorch.disputes.internal;
 
 import com.payorch.disputes.Dispute;
+import com.payorch.disputes.DisputeReport;
+import com.payorch.support.SqlLiterals;
 import com.payorch.statemachine.DisputeStatus;
 import com.payorch.support.UnknownCursor;
 import io.r2dbc.spi.Readable;
@@ -15,13 +17,25 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** SQL for disputes. */
+/**
+ * SQL for disputes. The writes are steps of one transaction ({@link com.payorch.disputes.DisputeReports}): claiming a
+ * report (its primary key makes a second delivery wait for the first and then find it applied), locking the payment
+ * row (which orders every dispute change of a payment and every refund reservation of it, `RefundStore`), then
+ * writing the dispute and the payment's `amount_disputed`.
+ */
 @Component
 public class DisputeStore {
 
     static final String COLUMNS = """
             id, merchant_id, payment_id, attempt, connector, connector_reference, amount, currency, status, reason,
             evidence_due_by, version, created_at, updated_at""";
+
+    private static final String DISPUTED = SqlLiterals.in(java.util.EnumSet.of(DisputeStatus.OPEN, DisputeStatus.LOST));
+    private static final String OPEN = SqlLiterals.of(DisputeStatus.OPEN);
+
+    /** The payment a report is about, its row locked until the transaction ends. */
+    public record LockedPayment(String id, String merchantId, @Nullable String bookingId) {
+    }
 
     private final DatabaseClient db;
 
@@ -83,6 +97,141 @@ public class DisputeStore {
                     .map(DisputeStore::dispute)
                     .all();
         });
+    }
+
+    /**
+     * Records that the report is being applied. False when it was applied already (a concurrent delivery of it
+     * waits here until the first commits or rolls back).
+     */
+    public Mono<Boolean> claimReport(String connector, String reportId, Instant now) {
+        return db.sql("""
+                        insert into dispute_reports (connector, report_id, applied_at) values (:connector, :report, :now)
+                        on conflict do nothing
+                        returning report_id
+                        """)
+                .bind("connector", connector)
+                .bind("report", reportId)
+                .bind("now", now)
+                .map(row -> true)
+                .one()
+                .defaultIfEmpty(false);
+    }
+
+    public Mono<Void> linkReport(String connector, String reportId, String disputeId) {
+        return db.sql("update dispute_reports set dispute_id = :dispute where connector = :connector"
+                        + " and report_id = :report")
+                .bind("dispute", disputeId)
+                .bind("connector", connector)
+                .bind("report", reportId)
+                .then();
+    }
+
+    /** The dispute an applied report was applied to. */
+    public Mono<Dispute> ofReport(String connector, String reportId) {
+        return db.sql("select " + COLUMNS + " from disputes where id = (select dispute_id from dispute_reports"
+                        + " where connector = :connector and report_id = :report)")
+                .bind("connector", connector)
+                .bind("report", reportId)
+                .map(DisputeStore::dispute)
+                .one();
+    }
+
+    /** Locks the payment row (FOR UPDATE); empty when there is no such payment. */
+    public Mono<LockedPayment> lockPayment(String paymentId) {
+        return db.sql("select id, merchant_id, booking_id from payments where id = :id for update")
+                .bind("id", paymentId)
+                .map(row -> new LockedPayment(row.get("id", String.class), row.get("merchant_id", String.class),
+                        row.get("booking_id", String.class)))
+                .one();
+    }
+
+    /** The dispute the connector knows as {@code connectorReference}, its row locked. */
+    public Mono<Dispute> lockByReference(String connector, String connectorReference) {
+        return db.sql("select " + COLUMNS + " from disputes where connector = :connector"
+                        + " and connector_reference = :reference for update")
+                .bind("connector", connector)
+                .bind("reference", connectorReference)
+                .map(DisputeStore::dispute)
+                .one();
+    }
+
+    /** Inserts the dispute OPEN at version 1; empty when the connector's reference is known already. */
+    public Mono<Dispute> insertOpen(String disputeId, LockedPayment payment, DisputeReport report, Instant now) {
+        return db.sql("""
+                        insert into disputes (""" + COLUMNS + """
+                        )
+                        values (:id, :merchant, :payment, :attempt, :connector, :reference, :amount, :currency,\s"""
+                        + OPEN + """
+                        , :reason, :due, 1, :now, :now)
+                        on conflict (connector, connector_reference) do nothing
+                        returning\s""" + COLUMNS + "\n")
+                .bind("id", disputeId)
+                .bind("merchant", payment.merchantId())
+                .bind("payment", payment.id())
+                .bind("attempt", report.attempt())
+                .bind("connector", report.connector())
+                .bind("reference", report.connectorReference())
+                .bind("amount", report.amount())
+                .bind("currency", report.currency())
+                .bind("reason", Parameter.fromOrEmpty(report.reason(), String.class))
+                .bind("due", Parameter.fromOrEmpty(report.evidenceDueBy(), Instant.class))
+                .bind("now", now)
+                .map(DisputeStore::dispute)
+                .one();
+    }
+
+    /** Moves the dispute (locked, at its version) to {@code to}, one version up. */
+    public Mono<Dispute> moveTo(Dispute dispute, DisputeStatus to, Instant now) {
+        return db.sql("update disputes set status = :status, version = version + 1, updated_at = :now"
+                        + " where id = :id and version = :version returning " + COLUMNS)
+                .bind("status", to.name())
+                .bind("now", now)
+                .bind("id", dispute.id())
+                .bind("version", dispute.version())
+                .map(DisputeStore::dispute)
+                .one();
+    }
+
+    /**
+     * Takes the reason and evidence due date a report gives (a report without them keeps the dispute's), one version
+     * up; the dispute as it is when nothing changes.
+     */
+    public Mono<Dispute> updateDetails(Dispute dispute, @Nullable String reason, @Nullable Instant evidenceDueBy,
+                                       Instant now) {
+        return db.sql("""
+                        update disputes
+                        set reason = coalesce(:reason, reason), evidence_due_by = coalesce(:due, evidence_due_by),
+                            version = version + 1, updated_at = :now
+                        where id = :id and version = :version
+                          and (reason, evidence_due_by) is distinct from
+                              (coalesce(:reason, reason), coalesce(:due, evidence_due_by))
+                        returning\s""" + COLUMNS + "\n")
+                .bind("reason", Parameter.fromOrEmpty(reason, String.class))
+                .bind("due", Parameter.fromOrEmpty(evidenceDueBy, Instant.class))
+                .bind("now", now)
+                .bind("id", dispute.id())
+                .bind("version", dispute.version())
+                .map(DisputeStore::dispute)
+                .one()
+                .defaultIfEmpty(dispute);
+    }
+
+    /**
+     * Writes the payment's `amount_disputed` from its disputes (OPEN and LOST), in the transaction that changed them
+     * (the payment row is locked by it); emits the new value.
+     */
+    public Mono<Long> refreshAmountDisputed(String paymentId) {
+        return db.sql("""
+                        update payments p
+                        set amount_disputed = (select coalesce(sum(d.amount), 0) from disputes d
+                                               where d.payment_id = p.id and d.status in\s""" + DISPUTED + """
+                        )
+                        where p.id = :payment
+                        returning p.amount_disputed
+                        """)
+                .bind("payment", paymentId)
+                .map(row -> row.get("amount_disputed", Long.class))
+                .one();
     }
 
     private static DatabaseClient.GenericExecuteSpec bindStatus(DatabaseClient.GenericExecuteSpec spec,
