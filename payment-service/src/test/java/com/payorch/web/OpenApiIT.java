@@ -2,6 +2,8 @@ package com.payorch.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.payorch.disputes.DisputeReport;
+import com.payorch.disputes.DisputeReports;
 import com.payorch.gateway.Connector;
 import com.payorch.testsupport.ApiTest;
 import java.net.URI;
@@ -47,6 +49,9 @@ class OpenApiIT extends ApiTest {
 
     @Autowired
     List<Connector> connectors;
+
+    @Autowired
+    DisputeReports disputeReports;
 
     /**
      * One mapped pattern as the routes it serves: the webhook controller's `{connector}` patterns stand for each
@@ -388,9 +393,18 @@ class OpenApiIT extends ApiTest {
         check(description, errors, "post", "/v1/webhooks/adyen/{merchantId}", "/v1/webhooks/adyen/demo", null,
                 Map.of(), "{\"live\": \"false\", \"notificationItems\": []}", 404);
 
-        // Disputes: a payment's (none), the list and its refusals, unknown ones
+        // Disputes: a payment's (none, then one opened by a report), the dispute, the list and its refusals
         check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/" + paymentId
                 + "/disputes", DEMO_KEY, Map.of(), null, 200);
+        String disputeId = disputeReports.apply(new DisputeReport("sandbox", unique("rep"), unique("sbdp"), paymentId,
+                1, DisputeReport.Kind.OPENED, 4000, "JPY", null, null, java.time.Instant.now()))
+                .block(java.time.Duration.ofSeconds(10)).id();
+        check(description, errors, "get", "/v1/disputes/{disputeId}", "/v1/disputes/" + disputeId, DEMO_KEY,
+                Map.of(), null, 200);
+        assertThat(check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/" + paymentId
+                + "/disputes", DEMO_KEY, Map.of(), null, 200).path("data").size()).isEqualTo(1);
+        assertThat(check(description, errors, "get", "/v1/payments/{paymentId}", "/v1/payments/" + paymentId,
+                DEMO_KEY, Map.of(), null, 200).path("amountDisputed").asLong()).isEqualTo(4000);
         check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/pay_unknown/disputes",
                 DEMO_KEY, Map.of(), null, 404);
         check(description, errors, "get", "/v1/disputes", "/v1/disputes?status=OPEN&limit=5", DEMO_KEY, Map.of(),
@@ -474,6 +488,10 @@ class OpenApiIT extends ApiTest {
         assertThat(dispute.path("properties").path("status").path("enum").valueStream().map(JsonNode::asText)
                 .toList()).containsExactly("OPEN", "WON", "LOST");
         assertThat(dispute.path("properties").path("evidenceDueBy").path("nullable").asBoolean()).isTrue();
+        assertThat(schemas.path("Payment").path("required").valueStream().map(JsonNode::asText).toList())
+                .contains("amountDisputed");
+        assertThat(schemas.path("Event").path("properties").path("type").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("dispute.opened", "dispute.won", "dispute.lost");
 
         JsonNode paths = description.path("paths");
         assertThat(paths.path("/v1/disputes/{disputeId}").path("get").path("responses").propertyNames())

@@ -117,6 +117,7 @@ public class ApiDescription implements OpenApiCustomizer {
                         "connectorReference", nullable(string("the current attempt's reference")),
                         "attempts", new ArraySchema().items(ref("Attempt")),
                         "amountRefunded", long64("the sum of the payment's SUCCEEDED refunds"),
+                        "amountDisputed", long64("the sum of the payment's OPEN and LOST disputes; not refundable"),
                         "captureMethod", captureMethod(),
                         "amountCapturable", long64("what a capture may take now: the amount while AUTHORIZED (and no"
                                 + " cancel recorded), else 0"),
@@ -131,9 +132,9 @@ public class ApiDescription implements OpenApiCustomizer {
                         "createdAt", timestamp(), "updatedAt", timestamp(), "metadata", ref("Metadata"),
                         "history", new ArraySchema().items(ref("HistoryEntry"))),
                 List.of("id", "bookingId", "amount", "currency", "status", "version", "paymentMethod", "failureReason",
-                        "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "captureMethod",
-                        "amountCapturable", "amountCaptured", "authorizationExpiresAt", "cancelRequestedAt",
-                        "returnUrl", "nextAction", "createdAt", "updatedAt", "metadata", "history")));
+                        "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "amountDisputed",
+                        "captureMethod", "amountCapturable", "amountCaptured", "authorizationExpiresAt",
+                        "cancelRequestedAt", "returnUrl", "nextAction", "createdAt", "updatedAt", "metadata", "history")));
         schemas.get("Payment").example(payment());
         schemas.put("PaymentList", page("Payment"));
         Schema<?> create = object(ordered(
@@ -542,8 +543,8 @@ public class ApiDescription implements OpenApiCustomizer {
                 "attempt", 1, "connector", "sandbox", "connectorReference", "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ",
                 "attempts", List.of(ordered2("number", 1, "connector", "sandbox", "reference",
                         "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ", "status", "PROCESSING", "failureReason", null, "createdAt", at)),
-                "amountRefunded", 0, "captureMethod", "automatic", "amountCapturable", 0, "amountCaptured", 0,
-                "authorizationExpiresAt", null, "cancelRequestedAt", null,
+                "amountRefunded", 0, "amountDisputed", 0, "captureMethod", "automatic", "amountCapturable", 0,
+                "amountCaptured", 0, "authorizationExpiresAt", null, "cancelRequestedAt", null,
                 "returnUrl", "https://hotel.example/bookings/bk_1001/paid", "nextAction", null, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
                 "metadata", Map.of("orderId", "1001"), "history", history);
     }
