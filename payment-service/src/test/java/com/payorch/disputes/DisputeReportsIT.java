@@ -8,6 +8,7 @@ import com.payorch.payments.PaymentQueries;
 import com.payorch.refunds.AmountExceedsRefundable;
 import com.payorch.refunds.Refunds;
 import com.payorch.statemachine.DisputeStatus;
+import com.payorch.support.UnknownCursor;
 import com.payorch.testsupport.ApiTest;
 import java.time.Duration;
 import java.time.Instant;
@@ -160,6 +161,33 @@ class DisputeReportsIT extends ApiTest {
         assertThat(amountDisputed(paymentId)).isEqualTo(5000);
         assertThat(disputes.ofPayment("demo", paymentId).map(Dispute::status).collectList().block(TIMEOUT))
                 .containsExactlyInAnyOrder(DisputeStatus.OPEN, DisputeStatus.LOST, DisputeStatus.WON);
+    }
+
+    @Test
+    void theMerchantsDisputesAreListedNewestFirstByKeyset() {
+        String body = paymentBody(unique("bk"));
+        String location = postPayment(OTHER_KEY, unique("key"), body).exchange().expectStatus().isCreated()
+                .expectBody().returnResult().getResponseHeaders().getLocation().toString();
+        String paymentId = location.substring("/v1/payments/".length());
+        sendWebhook(unique("msg"), webhookBody("payment.succeeded", paymentId, CAPTURED, "JPY")).expectStatus().isOk();
+        Dispute oldest = apply(report(paymentId, unique("du"), Kind.OPENED, 1000));
+        Dispute won = apply(report(paymentId, unique("du"), Kind.WON, 1000));
+        Dispute newest = apply(report(paymentId, unique("du"), Kind.OPENED, 1000));
+
+        assertThat(disputes.list("other", null, null, 3).collectList().block(TIMEOUT))
+                .containsExactly(newest, won, oldest);
+        assertThat(disputes.list("other", null, newest.id(), 2).collectList().block(TIMEOUT))
+                .containsExactly(won, oldest);
+        assertThat(disputes.list("other", DisputeStatus.OPEN, null, 2).collectList().block(TIMEOUT))
+                .containsExactly(newest, oldest);
+        assertThat(disputes.list("other", DisputeStatus.OPEN, newest.id(), 1).collectList().block(TIMEOUT))
+                .containsExactly(oldest);
+        assertThat(disputes.list("other", DisputeStatus.OPEN, won.id(), 1).then(Mono.just("listed"))
+                .onErrorResume(UnknownCursor.class, unknown -> Mono.just("unknown cursor")).block(TIMEOUT))
+                .isEqualTo("unknown cursor");
+        assertThat(disputes.list("demo", null, newest.id(), 1).then(Mono.just("listed"))
+                .onErrorResume(UnknownCursor.class, unknown -> Mono.just("unknown cursor")).block(TIMEOUT))
+                .isEqualTo("unknown cursor");
     }
 
     @Test
