@@ -17,9 +17,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Disputes over HTTP (issue #25, the reading side): a dispute by id, a payment's disputes, the merchant's list with
- * its status filter and pages, the refusals, another merchant's disputes, and `amountDisputed` on the payment. The
- * disputes are opened and settled through {@link DisputeReports}, the one way a connector's report gets in. The
- * merchant is this run's own, so other tests' disputes never show in its lists.
+ * its status filter and pages, the refusals, another merchant's disputes, `amountDisputed` on the payment and the
+ * refund it leaves. The disputes are opened and settled through {@link DisputeReports}, the one way a connector's
+ * report gets in. The merchant is this run's own, so other tests' disputes never show in its lists.
  */
 class DisputeApiIT extends ApiTest {
 
@@ -113,6 +113,24 @@ class DisputeApiIT extends ApiTest {
         assertThat(won.path("status").asText()).isEqualTo("WON");
         assertThat(won.path("version").asLong()).isEqualTo(2);
         assertThat(ok("/v1/payments/" + paymentId).path("amountDisputed").asLong()).isZero();
+    }
+
+    @Test
+    void disputedMoneyIsNotRefundable() {
+        String paymentId = completedPayment();
+        open(paymentId, 5000, "fraudulent");
+
+        refund(paymentId, "{\"amount\": 7001}").expectStatus().isEqualTo(409).expectBody()
+                .jsonPath("$.code").isEqualTo("amount_exceeds_refundable")
+                .jsonPath("$.detail").value(detail -> assertThat((String) detail).contains("7000 JPY is refundable"));
+        refund(paymentId, null).expectStatus().isCreated().expectBody().jsonPath("$.amount").isEqualTo(7000);
+    }
+
+    private WebTestClient.ResponseSpec refund(String paymentId, String body) {
+        WebTestClient.RequestBodySpec spec = client.post().uri("/v1/payments/" + paymentId + "/refunds")
+                .header("Authorization", "Bearer " + KEY).header("Idempotency-Key", unique("rk"))
+                .header("Content-Type", "application/json");
+        return (body == null ? spec : spec.bodyValue(body)).exchange();
     }
 
     @Test
