@@ -20,6 +20,7 @@ create table disputes (
 );
 
 create index disputes_merchant_status_created on disputes (merchant_id, status, created_at, id);
+create index disputes_merchant_created on disputes (merchant_id, created_at, id);
 create index disputes_payment on disputes (payment_id);
 
 create table dispute_reports (

@@ -63,15 +63,15 @@ public class DisputeStore {
 
     /**
      * At most {@code limit} of the merchant's disputes (of {@code status} when given), newest first, after the
-     * dispute {@code startingAfter}, which must be one of them ({@link UnknownCursor}).
+     * dispute {@code startingAfter}, which must be the merchant's ({@link UnknownCursor}) but need not still have
+     * {@code status}: a dispute closed while a client walks the OPEN ones must not break its walk (as for payments).
      */
     public Flux<Dispute> list(String merchantId, @Nullable DisputeStatus status, @Nullable String startingAfter,
                               int limit) {
         String statusFilter = status == null ? "" : " and status = :status";
         Mono<Optional<Map.Entry<Instant, String>>> cursor = startingAfter == null
                 ? Mono.just(Optional.empty())
-                : bindStatus(db.sql("select created_at, id from disputes where id = :id and merchant_id = :merchant"
-                                + statusFilter), status)
+                : db.sql("select created_at, id from disputes where id = :id and merchant_id = :merchant")
                         .bind("id", startingAfter)
                         .bind("merchant", merchantId)
                         .map(row -> Optional.of(Map.entry(row.get("created_at", Instant.class),
@@ -232,11 +232,6 @@ public class DisputeStore {
                 .bind("payment", paymentId)
                 .map(row -> row.get("amount_disputed", Long.class))
                 .one();
-    }
-
-    private static DatabaseClient.GenericExecuteSpec bindStatus(DatabaseClient.GenericExecuteSpec spec,
-                                                                @Nullable DisputeStatus status) {
-        return status == null ? spec : spec.bind("status", status.name());
     }
 
     static Dispute dispute(Readable row) {
