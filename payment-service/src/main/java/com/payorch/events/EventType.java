@@ -20,7 +20,10 @@ public enum EventType {
     REFUND_SUCCEEDED("refund.succeeded"),
     REFUND_FAILED("refund.failed"),
     REFUND_REVERSED("refund.reversed"),
-    BOOKING_CANCELLED("booking.cancelled");
+    BOOKING_CANCELLED("booking.cancelled"),
+    DISPUTE_OPENED("dispute.opened"),
+    DISPUTE_WON("dispute.won"),
+    DISPUTE_LOST("dispute.lost");
 
     private final String value;
 

@@ -12,17 +12,29 @@ import java.util.Map;
  * `amountRefunded` is the sum of its SUCCEEDED refunds (kept on the row by the statement that settles a refund).
  * `hold` is its capture method and, for a manual-capture payment, the authorisation, capture and cancel.
  * `action` is where its customer comes back to and, while REQUIRES_ACTION, where they are sent.
+ * `amountDisputed` is the sum of its OPEN and LOST disputes' amounts (kept on the row by the transaction that applies
+ * a dispute report); it is not refundable.
  */
 public record Payment(String id, String merchantId, String bookingId, long amount, String currency,
                       String paymentMethod, String customerEmail, String description, PaymentStatus status,
                       String failureReason, int attempt, String connector, long version, Instant createdAt,
                       Instant updatedAt, Map<String, String> metadata, long amountRefunded, Hold hold,
-                      CustomerAction action) {
+                      CustomerAction action, long amountDisputed) {
 
     public Payment {
         metadata = Map.copyOf(metadata);
         java.util.Objects.requireNonNull(hold, "hold");
         java.util.Objects.requireNonNull(action, "action");
+    }
+
+    /** A payment nothing is disputed of. */
+    public Payment(String id, String merchantId, String bookingId, long amount, String currency, String paymentMethod,
+                   String customerEmail, String description, PaymentStatus status, String failureReason, int attempt,
+                   String connector, long version, Instant createdAt, Instant updatedAt, Map<String, String> metadata,
+                   long amountRefunded, Hold hold, CustomerAction action) {
+        this(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description, status,
+                failureReason, attempt, connector, version, createdAt, updatedAt, metadata, amountRefunded, hold,
+                action, 0);
     }
 
     /** A payment whose merchant gave no `returnUrl`. */
@@ -58,21 +70,21 @@ public record Payment(String id, String merchantId, String bookingId, long amoun
     Payment moveTo(PaymentStatus newStatus, String newFailureReason, int newAttempt, Instant at, Hold newHold) {
         return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
                 newStatus, newFailureReason, newAttempt, connector, version + 1, createdAt, at, metadata,
-                amountRefunded, newHold, action.after(newStatus, at));
+                amountRefunded, newHold, action.after(newStatus, at), amountDisputed);
     }
 
     /** The same payment with its customer action changed (not written: a transition writes it). */
     Payment withAction(CustomerAction changed) {
         return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
                 status, failureReason, attempt, connector, version, createdAt, updatedAt, metadata, amountRefunded,
-                hold, changed);
+                hold, changed, amountDisputed);
     }
 
     /** The same payment with its hold changed (not written: a transition or a cancel request writes it). */
     Payment withHold(Hold changed) {
         return new Payment(id, merchantId, bookingId, amount, currency, paymentMethod, customerEmail, description,
                 status, failureReason, attempt, connector, version, createdAt, updatedAt, metadata, amountRefunded,
-                changed, action);
+                changed, action, amountDisputed);
     }
 
     /** Whether the customer's action expired: the expiry recorded a cancel of the attempt for it. */

@@ -41,7 +41,8 @@ public final class PaymentRows {
                 row.get("failure_reason", String.class), row.get("attempt", Integer.class),
                 row.get("connector", String.class), row.get("version", Long.class),
                 row.get("created_at", Instant.class), row.get("updated_at", Instant.class),
-                metadata(row.get("metadata", Json.class)), amountRefunded(row), hold(row), action(row));
+                metadata(row.get("metadata", Json.class)), amountRefunded(row), hold(row), action(row),
+                amountDisputed(row));
     }
 
     private static CustomerAction action(Readable row) {
@@ -62,6 +63,15 @@ public final class PaymentRows {
         if (row instanceof io.r2dbc.spi.Row full && full.getMetadata().contains("amount_refunded")) {
             Long refunded = row.get("amount_refunded", Long.class);
             return refunded == null ? 0 : refunded;
+        }
+        return 0;
+    }
+
+    /** `amount_disputed` when the query selected it (those that show the payment do), else 0. */
+    private static long amountDisputed(Readable row) {
+        if (row instanceof io.r2dbc.spi.Row full && full.getMetadata().contains("amount_disputed")) {
+            Long disputed = row.get("amount_disputed", Long.class);
+            return disputed == null ? 0 : disputed;
         }
         return 0;
     }

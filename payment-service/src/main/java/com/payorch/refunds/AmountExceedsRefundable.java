@@ -2,7 +2,10 @@ package com.payorch.refunds;
 
 import com.payorch.support.Refusal;
 
-/** The refund would take the payment's PENDING and SUCCEEDED refunds past its amount. */
+/**
+ * The refund would take the payment's PENDING and SUCCEEDED refunds past what it captured, less what its disputes
+ * hold.
+ */
 public class AmountExceedsRefundable extends Refusal {
 
     private final long refundable;

@@ -110,7 +110,8 @@ public class Refunds implements OrphanedChargeRefunds {
 
     /** Why nothing was inserted, read after the statement that decided (only to word the answer). */
     private Mono<Refund> refusal(Payment payment, @Nullable Long amount) {
-        return db.sql("select status, amount_captured - amount_reserved as refundable from payments where id = :id")
+        return db.sql("select status, greatest(amount_captured - amount_reserved - amount_disputed, 0) as refundable"
+                + " from payments where id = :id")
                 .bind("id", payment.id())
                 .map(row -> {
                     String status = row.get("status", String.class);

@@ -72,7 +72,7 @@ class ArchitectureTest {
                         "com.payorch.gateway", "com.payorch.connectors.sandbox", "com.payorch.webhooks",
                         "com.payorch.bookings", "com.payorch.events", "com.payorch.recovery", "com.payorch.outbox",
                         "com.payorch.confirmations", "com.payorch.signing", "com.payorch.support",
-                        "com.payorch.connectors", "com.payorch.merchantwebhooks")
+                        "com.payorch.connectors", "com.payorch.merchantwebhooks", "com.payorch.disputes")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.web..", "..api..")
                 .check(classes);
     }
@@ -88,7 +88,7 @@ class ArchitectureTest {
     @Test
     void paymentsNameNoConnectorAndUseNoPspSdk() {
         noClasses().that().resideInAnyPackage("com.payorch.payments..", "com.payorch.refunds..",
-                        "com.payorch.recovery..")
+                        "com.payorch.recovery..", "com.payorch.disputes..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.payorch.connectors..",
                         "com.payorch.connectors.sandbox..", "com.stripe..", "com.adyen..", "com.braintreegateway..")
                 .check(classes);
@@ -134,11 +134,11 @@ class ArchitectureTest {
 
     /**
      * A feature's stores are its own: other modules use its published services ({@code PaymentQueries},
-     * {@code RefundQueries}, ...).
+     * {@code RefundQueries}, {@code DisputeQueries}, ...).
      */
     @Test
     void noOtherModuleUsesAFeaturesInternalPackage() {
-        for (String feature : List.of("com.payorch.payments", "com.payorch.refunds")) {
+        for (String feature : List.of("com.payorch.payments", "com.payorch.refunds", "com.payorch.disputes")) {
             noClasses().that().resideOutsideOfPackage(feature + "..")
                     .should().dependOnClassesThat().resideInAPackage(feature + ".internal..")
                     .because("other modules use the published services of " + feature + ", never its stores")

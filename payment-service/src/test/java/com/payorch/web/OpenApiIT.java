@@ -2,6 +2,8 @@ package com.payorch.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.payorch.disputes.DisputeReport;
+import com.payorch.disputes.DisputeReports;
 import com.payorch.gateway.Connector;
 import com.payorch.testsupport.ApiTest;
 import java.net.URI;
@@ -47,6 +49,9 @@ class OpenApiIT extends ApiTest {
 
     @Autowired
     List<Connector> connectors;
+
+    @Autowired
+    DisputeReports disputeReports;
 
     /**
      * One mapped pattern as the routes it serves: the webhook controller's `{connector}` patterns stand for each
@@ -388,6 +393,27 @@ class OpenApiIT extends ApiTest {
         check(description, errors, "post", "/v1/webhooks/adyen/{merchantId}", "/v1/webhooks/adyen/demo", null,
                 Map.of(), "{\"live\": \"false\", \"notificationItems\": []}", 404);
 
+        // Disputes: a payment's (none, then one opened by a report), the dispute, the list and its refusals
+        check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/" + paymentId
+                + "/disputes", DEMO_KEY, Map.of(), null, 200);
+        String disputeId = disputeReports.apply(new DisputeReport("sandbox", unique("rep"), unique("sbdp"), paymentId,
+                1, DisputeReport.Kind.OPENED, 4000, "JPY", null, null, java.time.Instant.now()))
+                .block(java.time.Duration.ofSeconds(10)).id();
+        check(description, errors, "get", "/v1/disputes/{disputeId}", "/v1/disputes/" + disputeId, DEMO_KEY,
+                Map.of(), null, 200);
+        assertThat(check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/" + paymentId
+                + "/disputes", DEMO_KEY, Map.of(), null, 200).path("data").size()).isEqualTo(1);
+        assertThat(check(description, errors, "get", "/v1/payments/{paymentId}", "/v1/payments/" + paymentId,
+                DEMO_KEY, Map.of(), null, 200).path("amountDisputed").asLong()).isEqualTo(4000);
+        check(description, errors, "get", "/v1/payments/{paymentId}/disputes", "/v1/payments/pay_unknown/disputes",
+                DEMO_KEY, Map.of(), null, 404);
+        check(description, errors, "get", "/v1/disputes", "/v1/disputes?status=OPEN&limit=5", DEMO_KEY, Map.of(),
+                null, 200);
+        check(description, errors, "get", "/v1/disputes", "/v1/disputes?status=open", DEMO_KEY, Map.of(), null, 400);
+        check(description, errors, "get", "/v1/disputes", "/v1/disputes", null, Map.of(), null, 401);
+        check(description, errors, "get", "/v1/disputes/{disputeId}", "/v1/disputes/dp_unknown", DEMO_KEY,
+                Map.of(), null, 404);
+
         assertThat(errors).isEmpty();
     }
 
@@ -445,6 +471,39 @@ class OpenApiIT extends ApiTest {
         assertThat(op.path("responses").path("409").path("description").asText()).contains("`invalid_transition`");
         assertThat(op.path("responses").path("400").path("description").asText())
                 .contains("`invalid_request`", "`idempotency_key_missing`");
+    }
+
+    /**
+     * Disputes (contract v3): the three reading operations, the resource, `amountDisputed` on the payment and the
+     * `dispute.*` event types.
+     */
+    @Test
+    void describesDisputes() {
+        JsonNode description = description();
+        JsonNode schemas = description.path("components").path("schemas");
+        JsonNode dispute = schemas.path("Dispute");
+        assertThat(dispute.path("required").valueStream().map(JsonNode::asText).toList())
+                .containsExactlyInAnyOrder("id", "paymentId", "amount", "currency", "status", "reason", "connector",
+                        "connectorReference", "evidenceDueBy", "version", "createdAt", "updatedAt");
+        assertThat(dispute.path("properties").path("status").path("enum").valueStream().map(JsonNode::asText)
+                .toList()).containsExactly("OPEN", "WON", "LOST");
+        assertThat(dispute.path("properties").path("evidenceDueBy").path("nullable").asBoolean()).isTrue();
+        assertThat(schemas.path("Payment").path("required").valueStream().map(JsonNode::asText).toList())
+                .contains("amountDisputed");
+        assertThat(schemas.path("Event").path("properties").path("type").path("enum").valueStream()
+                .map(JsonNode::asText).toList()).contains("dispute.opened", "dispute.won", "dispute.lost");
+
+        JsonNode paths = description.path("paths");
+        assertThat(paths.path("/v1/disputes/{disputeId}").path("get").path("responses").propertyNames())
+                .contains("200", "401", "404");
+        assertThat(paths.path("/v1/payments/{paymentId}/disputes").path("get").path("responses").propertyNames())
+                .contains("200", "401", "404");
+        JsonNode list = paths.path("/v1/disputes").path("get");
+        assertThat(list.path("parameters").valueStream().map(p -> p.path("in").asText() + " " + p.path("name")
+                .asText()).toList()).containsExactly("query status", "query limit", "query starting_after");
+        assertThat(list.path("responses").path("200").path("content").path("application/json").path("schema")
+                .path("$ref").asText()).isEqualTo("#/components/schemas/DisputeList");
+        assertThat(codes(list, "400")).containsExactly("invalid_request");
     }
 
     private JsonNode check(JsonNode description, List<String> errors, String method, String template, String uri,

@@ -34,7 +34,8 @@ public class PaymentView {
     record Resource(String id, String bookingId, long amount, String currency, String status, long version,
                     String paymentMethod, String failureReason, int attempt, String connector,
                     String connectorReference, List<AttemptEntry> attempts, long amountRefunded,
-                    String captureMethod, long amountCapturable, long amountCaptured, String authorizationExpiresAt,
+                    long amountDisputed, String captureMethod, long amountCapturable, long amountCaptured,
+                    String authorizationExpiresAt,
                     String cancelRequestedAt, String returnUrl, NextAction nextAction, String createdAt,
                     String updatedAt, Map<String, String> metadata, List<HistoryEntry> history) {
     }
@@ -53,7 +54,8 @@ public class PaymentView {
                 payment.status().name(), payment.version(), payment.paymentMethod(), payment.failureReason(),
                 payment.attempt(), payment.connector(), found.currentAttempt().reference(),
                 found.attempts().stream().map(PaymentView::entry).toList(), payment.amountRefunded(),
-                hold.captureMethod().value(), amountCapturable(payment), hold.amountCaptured(),
+                payment.amountDisputed(), hold.captureMethod().value(), amountCapturable(payment),
+                hold.amountCaptured(),
                 authorized && hold.expiresAt() != null ? Timestamps.format(hold.expiresAt()) : null,
                 hold.cancelRequestedAt() == null ? null : Timestamps.format(hold.cancelRequestedAt()),
                 payment.action().returnUrl(), nextAction(payment), Timestamps.format(payment.createdAt()), Timestamps.format(payment.updatedAt()),

@@ -66,7 +66,7 @@ public class PaymentStore {
     }
 
     public Mono<Payment> find(String merchantId, String paymentId) {
-        return db.sql("select " + COLUMNS + ", amount_refunded from payments where id = :id and merchant_id = :merchant")
+        return db.sql("select " + COLUMNS + ", amount_refunded, amount_disputed from payments where id = :id and merchant_id = :merchant")
                 .bind("id", paymentId)
                 .bind("merchant", merchantId)
                 .map(PaymentRows::payment)
@@ -75,7 +75,7 @@ public class PaymentStore {
 
     /** For callers that authenticate otherwise than by merchant, such as signed gateway webhooks. */
     public Mono<Payment> findAnyMerchant(String paymentId) {
-        return db.sql("select " + COLUMNS + ", amount_refunded from payments where id = :id")
+        return db.sql("select " + COLUMNS + ", amount_refunded, amount_disputed from payments where id = :id")
                 .bind("id", paymentId)
                 .map(PaymentRows::payment)
                 .one();

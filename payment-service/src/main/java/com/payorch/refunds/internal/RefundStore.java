@@ -32,7 +32,9 @@ import reactor.core.publisher.Mono;
  * conditional UPDATE (COMPLETED, and the new total within the amount) and inserts the refund only for the row that
  * UPDATE matched. Concurrent inserts on any instance queue on that lock, each deciding on the row the previous one
  * committed; nothing is read first and written later in Java. The CHECK `amount_reserved <= amount_captured` (V20)
- * backs it.
+ * backs it. Money a dispute holds (`amount_disputed`, OPEN and LOST disputes, V24) is not refundable: the same UPDATE
+ * counts it, and a dispute report writes it under the same row lock ({@code DisputeStore}), so a refund racing a
+ * dispute decides on the amount as the dispute left it (or the dispute comes after it).
  */
 @Component
 public class RefundStore {
@@ -62,7 +64,8 @@ public class RefundStore {
 
     /**
      * Inserts a PENDING refund of the payment's current (charged) attempt and its `refund.created` event, reserving
-     * {@code amount} (null: all that is still refundable) of the payment, in one statement. Empty when the payment
+     * {@code amount} (null: all that is still refundable, neither reserved nor disputed) of the payment, in one
+     * statement. Empty when the payment
      * is not COMPLETED or the amount does not fit: nothing was written then.
      */
     public Mono<Refund> insertReserving(String refundId, Payment payment, @Nullable Long amount, @Nullable String reason,
@@ -71,7 +74,7 @@ public class RefundStore {
                 "jsonb_build_object('amount', amount)");
         return db.sql("""
                         with target as (
-                            select id, coalesce(:amount, amount_captured - amount_reserved) as refunded
+                            select id, coalesce(:amount, amount_captured - amount_reserved - amount_disputed) as refunded
                             from payments
                             where id = :payment and merchant_id = :merchant and status = """ + PAYMENT_COMPLETED + """
                             for update),
@@ -80,7 +83,7 @@ public class RefundStore {
                             set amount_reserved = p.amount_reserved + t.refunded
                             from target t
                             where p.id = t.id and t.refunded >= 1
-                              and p.amount_reserved + t.refunded <= p.amount_captured
+                              and p.amount_reserved + t.refunded + p.amount_disputed <= p.amount_captured
                             returning p.id, p.merchant_id, p.attempt, p.connector, p.currency, t.refunded),
                         refund as (
                             insert into refunds (""" + COLUMNS + """

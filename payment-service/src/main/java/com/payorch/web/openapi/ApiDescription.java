@@ -6,6 +6,7 @@ import com.payorch.gateway.Connector;
 import com.payorch.gateway.SignatureFailure;
 import com.payorch.gateway.WebhookEndpointDescription;
 import com.payorch.payments.AttemptStatus;
+import com.payorch.statemachine.DisputeStatus;
 import com.payorch.statemachine.PaymentEvent;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.web.ProblemCode;
@@ -116,6 +117,7 @@ public class ApiDescription implements OpenApiCustomizer {
                         "connectorReference", nullable(string("the current attempt's reference")),
                         "attempts", new ArraySchema().items(ref("Attempt")),
                         "amountRefunded", long64("the sum of the payment's SUCCEEDED refunds"),
+                        "amountDisputed", long64("the sum of the payment's OPEN and LOST disputes; not refundable"),
                         "captureMethod", captureMethod(),
                         "amountCapturable", long64("what a capture may take now: the amount while AUTHORIZED (and no"
                                 + " cancel recorded), else 0"),
@@ -130,9 +132,9 @@ public class ApiDescription implements OpenApiCustomizer {
                         "createdAt", timestamp(), "updatedAt", timestamp(), "metadata", ref("Metadata"),
                         "history", new ArraySchema().items(ref("HistoryEntry"))),
                 List.of("id", "bookingId", "amount", "currency", "status", "version", "paymentMethod", "failureReason",
-                        "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "captureMethod",
-                        "amountCapturable", "amountCaptured", "authorizationExpiresAt", "cancelRequestedAt",
-                        "returnUrl", "nextAction", "createdAt", "updatedAt", "metadata", "history")));
+                        "attempt", "connector", "connectorReference", "attempts", "amountRefunded", "amountDisputed",
+                        "captureMethod", "amountCapturable", "amountCaptured", "authorizationExpiresAt",
+                        "cancelRequestedAt", "returnUrl", "nextAction", "createdAt", "updatedAt", "metadata", "history")));
         schemas.get("Payment").example(payment());
         schemas.put("PaymentList", page("Payment"));
         Schema<?> create = object(ordered(
@@ -218,6 +220,29 @@ public class ApiDescription implements OpenApiCustomizer {
         newRefund.additionalProperties(false);
         newRefund.example(Map.of("amount", 5000, "reason", "requested_by_customer"));
         schemas.put("NewRefund", newRefund);
+        schemas.put("Dispute", object(ordered(
+                        "id", string("`dp_…`"), "paymentId", string("`pay_…`"),
+                        "amount", long64("the disputed money, in the currency's minor unit"),
+                        "currency", string("the payment's currency"),
+                        "status", string("OPEN until the connector reports the outcome; LOST may become WON"
+                                + " (chargeback reversed) and WON may become LOST (second chargeback)")
+                                ._enum(Arrays.stream(DisputeStatus.values()).map(Enum::name).toList()),
+                        "reason", nullable(string("the connector's reason, as it reports it")),
+                        "connector", string("the connector that reported it"),
+                        "connectorReference", string("the connector's id of the dispute"),
+                        "evidenceDueBy", nullable(timestamp("when evidence must reach the connector, if it says")),
+                        "version", long64("starts at 1, one more per change"),
+                        "createdAt", timestamp(), "updatedAt", timestamp()),
+                List.of("id", "paymentId", "amount", "currency", "status", "reason", "connector",
+                        "connectorReference", "evidenceDueBy", "version", "createdAt", "updatedAt")));
+        schemas.get("Dispute").example(ordered2("id", "dp_4Lm8QzT1pX6cV0bN3yA7kR2s", "paymentId",
+                "pay_3kTq9ZLmW0bXc7RfA2yHn5Dv", "amount", 12000, "currency", "JPY", "status", "OPEN",
+                "reason", "fraudulent", "connector", "stripe", "connectorReference", "dp_1QxYz2AbCdEfGhIj",
+                "evidenceDueBy", "2026-12-14T23:59:59.000Z", "version", 1,
+                "createdAt", "2026-12-01T09:12:44.501Z", "updatedAt", "2026-12-01T09:12:44.501Z"));
+        schemas.put("DisputeList", page("Dispute"));
+        schemas.put("PaymentDisputes", object(ordered("data", new ArraySchema().items(ref("Dispute"))),
+                List.of("data")));
         schemas.put("Event", object(ordered(
                         "id", string("`evt_…`"), "type", string(null)._enum(EVENT_TYPES),
                         "paymentId", nullable(string(null)), "bookingId", nullable(string(null)), "createdAt", timestamp(),
@@ -403,6 +428,29 @@ public class ApiDescription implements OpenApiCustomizer {
                         .responses(responses(true)
                                 .addApiResponse("200", json("The refund", "Refund"))
                                 .addApiResponse("404", problem(ProblemCode.NOT_FOUND)))));
+        paths.addPathItem("/v1/payments/{paymentId}/disputes", new PathItem()
+                .get(op("listPaymentDisputes", "A payment's disputes, newest first",
+                        "All of them in one answer: a payment has few.")
+                        .addParametersItem(path("paymentId", "`pay_…`"))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("The payment's disputes", "PaymentDisputes"))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND)))));
+        paths.addPathItem("/v1/disputes", new PathItem()
+                .get(op("listDisputes", "List the merchant's disputes, newest first",
+                        "Keyset pages: pass the last id of a page as `starting_after` for the next.")
+                        .addParametersItem(query("status", "only disputes in this status",
+                                string(null)._enum(Arrays.stream(DisputeStatus.values()).map(Enum::name).toList())))
+                        .addParametersItem(limit())
+                        .addParametersItem(startingAfter("a dispute id `dp_…`"))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("A page of disputes", "DisputeList"))
+                                .addApiResponse("400", problem(ProblemCode.INVALID_REQUEST)))));
+        paths.addPathItem("/v1/disputes/{disputeId}", new PathItem()
+                .get(op("getDispute", "A dispute", null)
+                        .addParametersItem(path("disputeId", "`dp_…`"))
+                        .responses(responses(true)
+                                .addApiResponse("200", json("The dispute", "Dispute"))
+                                .addApiResponse("404", problem(ProblemCode.NOT_FOUND)))));
         paths.addPathItem("/v1/bookings/{bookingId}", new PathItem()
                 .get(op("getBooking", "A booking: AWAITING_PAYMENT until one of its payments completes", null)
                         .addParametersItem(path("bookingId", "the client's booking id"))
@@ -495,8 +543,8 @@ public class ApiDescription implements OpenApiCustomizer {
                 "attempt", 1, "connector", "sandbox", "connectorReference", "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ",
                 "attempts", List.of(ordered2("number", 1, "connector", "sandbox", "reference",
                         "ch_Vb7Qx2LmN9pR4tY6aK1sW3eZ", "status", "PROCESSING", "failureReason", null, "createdAt", at)),
-                "amountRefunded", 0, "captureMethod", "automatic", "amountCapturable", 0, "amountCaptured", 0,
-                "authorizationExpiresAt", null, "cancelRequestedAt", null,
+                "amountRefunded", 0, "amountDisputed", 0, "captureMethod", "automatic", "amountCapturable", 0,
+                "amountCaptured", 0, "authorizationExpiresAt", null, "cancelRequestedAt", null,
                 "returnUrl", "https://hotel.example/bookings/bk_1001/paid", "nextAction", null, "createdAt", at, "updatedAt", "2026-11-30T02:14:31.245Z",
                 "metadata", Map.of("orderId", "1001"), "history", history);
     }

@@ -1,0 +1,5 @@
+/**
+ * The SQL of disputes ({@link com.payorch.disputes.internal.DisputeStore}), used only by the disputes module's own
+ * services.
+ */
+package com.payorch.disputes.internal;
