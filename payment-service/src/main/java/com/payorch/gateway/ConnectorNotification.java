@@ -16,10 +16,29 @@ import org.jspecify.annotations.Nullable;
  * @param amount        in ISO 4217 minor units: the connector converts its own units back before building this
  * @param refundId      set when the notification is about a refund (our `re_…` id, which the connector was given
  *                      as the refund's idempotency key); the refund's outcome, not the charge's
+ * @param dispute       set when the notification is about a dispute of the charge (a chargeback): not the charge's
+ *                      outcome; {@code status} is then the charge's status as the connector last reported it
+ *                      (SUCCEEDED), and {@code amount}/{@code currency} the disputed amount
  */
 public record ConnectorNotification(String receiptId, String type, @Nullable String paymentId,
                                     @Nullable Integer attempt, String reference, GatewayStatus status, long amount,
-                                    String currency, @Nullable String failureReason, @Nullable String refundId) {
+                                    String currency, @Nullable String failureReason, @Nullable String refundId,
+                                    @Nullable DisputeNotice dispute) {
+
+    /** A notification about a charge or a refund, not a dispute. */
+    public ConnectorNotification(String receiptId, String type, @Nullable String paymentId,
+                                 @Nullable Integer attempt, String reference, GatewayStatus status, long amount,
+                                 String currency, @Nullable String failureReason, @Nullable String refundId) {
+        this(receiptId, type, paymentId, attempt, reference, status, amount, currency, failureReason, refundId, null);
+    }
+
+    /** A notification about a dispute of the charge {@code reference} (of {@code attempt}, when named). */
+    public static ConnectorNotification aboutDispute(String receiptId, String type, @Nullable String paymentId,
+                                                     @Nullable Integer attempt, String reference,
+                                                     DisputeNotice dispute) {
+        return new ConnectorNotification(receiptId, type, paymentId, attempt, reference, GatewayStatus.SUCCEEDED,
+                dispute.amount(), dispute.currency(), null, null, dispute);
+    }
 
     /** A notification that names no attempt (bound by its reference alone). */
     public ConnectorNotification(String receiptId, String type, @Nullable String paymentId, String reference,
@@ -44,6 +63,10 @@ public record ConnectorNotification(String receiptId, String type, @Nullable Str
     /** Whether this is a confirmation that the attempt took no money (it may name no attempt and no amount). */
     public boolean confirmsNothingTaken() {
         return (status == GatewayStatus.FAILED || status == GatewayStatus.CANCELLED)
-                && CONFIRMED_NOTHING_TAKEN.equals(failureReason) && refundId == null;
+                && CONFIRMED_NOTHING_TAKEN.equals(failureReason) && refundId == null && dispute == null;
+    }
+
+    public boolean isAboutADispute() {
+        return dispute != null;
     }
 }
