@@ -201,7 +201,7 @@ public final class FakeAdyen implements AutoCloseable {
 
     /**
      * The notification items Adyen has to send since the last call (TECHNICAL_CANCEL after `/cancels`,
-     * CANCEL_OR_REFUND after `/reversals`, and whatever {@link #authorisation}, {@link #refundFailed} and
+     * CANCEL_OR_REFUND after `/reversals`, and whatever {@link #authorisation}, {@link #refundFailed}, {@link #chargeback} and
      * {@link #refundReversed} queued), oldest first, as specs for {@link #notification}; taken, so sent once.
      */
     public synchronized List<Map<String, Object>> takeNotifications() {
@@ -251,6 +251,45 @@ public final class FakeAdyen implements AutoCloseable {
     /** Queues REFUNDED_REVERSED for a refund the fake holds (the refunded money came back to the merchant). */
     public synchronized FakeAdyen refundReversed(String refundPspReference) {
         return refundEvent("REFUNDED_REVERSED", refundPspReference, "Refund Reversed");
+    }
+
+    /** When the fake's notices of chargeback say the merchant's defence period ends. */
+    public static final String DEFENSE_PERIOD_ENDS_AT = "2026-12-24T12:17:23+01:00";
+
+    /**
+     * Queues a dispute notification item about a payment the fake processed, as Adyen sends them (Webhooks-v1.json
+     * of `Adyen/adyen-openapi`, the dispute notifications' additionalData): a pspReference of the dispute report's
+     * own, `originalReference` the payment's pspReference, `merchantReference` the payment's reference, success=true,
+     * `additionalData` with `chargebackReasonCode` (the given reason), `chargebackSchemeCode`,
+     * `modificationMerchantReferences`, `disputeStatus`, and `defensePeriodEndsAt` ({@link #DEFENSE_PERIOD_ENDS_AT})
+     * while the dispute can be defended (a notice of chargeback, a request for information, a chargeback).
+     *
+     * @param adyenValue the disputed amount in Adyen's units of the payment's currency
+     */
+    public synchronized FakeAdyen chargeback(String paymentPspReference, String eventCode, long adyenValue,
+                                             String reason) {
+        Map<String, Object> payment = payment(paymentPspReference);
+        Map<String, Object> item = item(eventCode, pspReference(), paymentPspReference,
+                (String) payment.get("reference"), true, payment);
+        item.put("value", adyenValue);
+        Map<String, String> additional = new LinkedHashMap<>();
+        additional.put("chargebackReasonCode", reason);
+        additional.put("chargebackSchemeCode", "visa");
+        additional.put("modificationMerchantReferences", "");
+        boolean defendable = Set.of("NOTIFICATION_OF_CHARGEBACK", "REQUEST_FOR_INFORMATION", "CHARGEBACK")
+                .contains(eventCode);
+        additional.put("defendable", String.valueOf(defendable));
+        additional.put("disputeStatus", switch (eventCode) {
+            case "CHARGEBACK_REVERSED", "PREARBITRATION_WON" -> "Won";
+            case "SECOND_CHARGEBACK", "PREARBITRATION_LOST" -> "Lost";
+            default -> "Undefended";
+        });
+        if (defendable) {
+            additional.put("defensePeriodEndsAt", DEFENSE_PERIOD_ENDS_AT);
+        }
+        item.put("additionalData", additional);
+        outbox.add(item);
+        return this;
     }
 
     private FakeAdyen refundEvent(String eventCode, String refundPspReference, String reason) {
