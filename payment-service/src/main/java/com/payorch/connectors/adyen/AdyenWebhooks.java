@@ -6,11 +6,15 @@ import com.adyen.util.HMACValidator;
 import com.payorch.gateway.CaptureMethod;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.DisputeNotice;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.WebhookSignatureFailures;
 import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.webhooks.WebhookInvalid;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,6 +49,12 @@ import org.springframework.http.HttpHeaders;
  *   <li>`REFUND` and `CANCEL_OR_REFUND` (a reversal of an orphaned charge) whose merchantReference is one of our refund
  *       ids (`re_…`): that refund SUCCEEDED or FAILED; `REFUND_FAILED` and `REFUNDED_REVERSED`: that refund FAILED
  *       (after SUCCEEDED: reversed).</li>
+ *   <li>Disputes (chargebacks) of the payment `originalReference`, reported as {@link DisputeNotice}s:
+ *       `NOTIFICATION_OF_CHARGEBACK` and `REQUEST_FOR_INFORMATION` OPENED, `CHARGEBACK`, `SECOND_CHARGEBACK` and
+ *       `PREARBITRATION_LOST` LOST, `CHARGEBACK_REVERSED` and `PREARBITRATION_WON` WON, `INFORMATION_SUPPLIED` and
+ *       `DISPUTE_DEFENSE_PERIOD_ENDED` UPDATED; the reason `additionalData.chargebackReasonCode` (else `reason`),
+ *       the evidence due date `additionalData.defensePeriodEndsAt`. The dispute is named by the payment's
+ *       pspReference (see {@link #dispute}).</li>
  * </ul>
  * Amounts are converted from Adyen's units back to ISO 4217 minor units ({@link AdyenCurrencies}); other event codes
  * are not recorded.
@@ -262,8 +272,64 @@ public class AdyenWebhooks {
                         reason(item, event.equals("REFUND_FAILED") ? "refund_failed" : "refund_reversed"),
                         ourRefund(item));
             }
+            case "NOTIFICATION_OF_CHARGEBACK", "REQUEST_FOR_INFORMATION" ->
+                    dispute(item, receiptId, DisputeNotice.Kind.OPENED, amount, currency);
+            case "CHARGEBACK", "SECOND_CHARGEBACK", "PREARBITRATION_LOST" ->
+                    dispute(item, receiptId, DisputeNotice.Kind.LOST, amount, currency);
+            case "CHARGEBACK_REVERSED", "PREARBITRATION_WON" ->
+                    dispute(item, receiptId, DisputeNotice.Kind.WON, amount, currency);
+            case "INFORMATION_SUPPLIED", "DISPUTE_DEFENSE_PERIOD_ENDED" ->
+                    dispute(item, receiptId, DisputeNotice.Kind.UPDATED, amount, currency);
             default -> null;
         };
+    }
+
+    /**
+     * A dispute report about the payment `originalReference`. Adyen has at most one dispute per payment per dispute
+     * cycle, and its items carry no dispute id of their own in `additionalData` (only `chargebackReasonCode`,
+     * `chargebackSchemeCode`, `defensePeriodEndsAt`, `disputeStatus`, ...): the dispute is named by the payment's
+     * pspReference, so every report of the cycle (NoC, chargeback, reversal, second chargeback) reaches the same
+     * dispute, whatever order Adyen delivers them in.
+     */
+    private static @Nullable ConnectorNotification dispute(NotificationRequestItem item, String receiptId,
+                                                           DisputeNotice.Kind kind, long amount, String currency) {
+        String payment = item.getOriginalReference();
+        if (payment == null || payment.isBlank()) {
+            log.warn("Adyen {} pspReference {} names no originalReference (the disputed payment); nothing applied",
+                    item.getEventCode(), item.getPspReference());
+            return null;
+        }
+        if (!item.isSuccess()) {
+            log.warn("Adyen {} pspReference {} about payment {} has success=false; nothing applied",
+                    item.getEventCode(), item.getPspReference(), payment);
+            return null;
+        }
+        if (amount == NO_ISO_AMOUNT) {
+            return null;
+        }
+        Map<String, String> additional = additional(item);
+        String reasonCode = additional.get("chargebackReasonCode");
+        String reason = reasonCode != null && !reasonCode.isBlank() ? reasonCode
+                : item.getReason() != null && !item.getReason().isBlank() ? item.getReason() : null;
+        Instant occurredAt = item.getEventDate() != null ? item.getEventDate().toInstant() : Instant.now();
+        DisputeNotice notice = new DisputeNotice(payment, kind, amount, currency, reason,
+                evidenceDueBy(item, additional.get("defensePeriodEndsAt")), occurredAt);
+        return ConnectorNotification.aboutDispute(receiptId, item.getEventCode(), paymentId(item), attempt(item),
+                payment, notice);
+    }
+
+    /** `additionalData.defensePeriodEndsAt` (ISO 8601 with offset, `2021-05-24T22:09:50+02:00`), when readable. */
+    private static @Nullable Instant evidenceDueBy(NotificationRequestItem item, @Nullable String defensePeriodEndsAt) {
+        if (defensePeriodEndsAt == null || defensePeriodEndsAt.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(defensePeriodEndsAt.trim()).toInstant();
+        } catch (DateTimeParseException e) {
+            log.warn("Adyen {} pspReference {}: defensePeriodEndsAt '{}' is not ISO 8601; no evidence due date",
+                    item.getEventCode(), item.getPspReference(), defensePeriodEndsAt);
+            return null;
+        }
     }
 
     /**

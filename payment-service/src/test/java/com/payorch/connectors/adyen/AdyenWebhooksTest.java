@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.fakes.FakeAdyen;
 import com.payorch.gateway.ConnectorNotification;
+import com.payorch.gateway.DisputeNotice;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.WebhookSignatureFailures;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -281,5 +284,96 @@ class AdyenWebhooksTest {
         assertThat(AdyenWebhooks.hmacKeys(NEW_KEY)).containsExactly(NEW_KEY);
         assertThat(AdyenWebhooks.hmacKeys(" " + NEW_KEY + " ," + OLD_KEY + ",")).containsExactly(NEW_KEY, OLD_KEY);
         assertThat(AdyenWebhooks.hmacKeys(" , ")).isEmpty();
+    }
+
+    private static Map<String, Object> disputeItem(String eventCode, String disputePsp, String paymentPsp,
+                                                   long value, String currency, Map<String, String> additionalData) {
+        return with(with(item(eventCode, disputePsp, "pay_d", true, value, currency), "originalReference", paymentPsp),
+                "additionalData", additionalData);
+    }
+
+    @Test
+    void eachDisputeEventCodeIsADisputeReportOfThePaymentItsOriginalReferenceNames() {
+        Map<String, DisputeNotice.Kind> kinds = new LinkedHashMap<>();
+        kinds.put("NOTIFICATION_OF_CHARGEBACK", DisputeNotice.Kind.OPENED);
+        kinds.put("REQUEST_FOR_INFORMATION", DisputeNotice.Kind.OPENED);
+        kinds.put("CHARGEBACK", DisputeNotice.Kind.LOST);
+        kinds.put("CHARGEBACK_REVERSED", DisputeNotice.Kind.WON);
+        kinds.put("SECOND_CHARGEBACK", DisputeNotice.Kind.LOST);
+        kinds.put("PREARBITRATION_WON", DisputeNotice.Kind.WON);
+        kinds.put("PREARBITRATION_LOST", DisputeNotice.Kind.LOST);
+        kinds.put("INFORMATION_SUPPLIED", DisputeNotice.Kind.UPDATED);
+        kinds.put("DISPUTE_DEFENSE_PERIOD_ENDED", DisputeNotice.Kind.UPDATED);
+        List<Map<String, Object>> items = new ArrayList<>();
+        int n = 0;
+        for (String eventCode : kinds.keySet()) {
+            items.add(disputeItem(eventCode, "99150000000000" + (10 + n++), "8815000000000100", 1000, "EUR",
+                    Map.of("chargebackReasonCode", "10.4")));
+        }
+
+        List<ConnectorNotification> notifications = parse(NEW_KEY, items);
+
+        assertThat(notifications).hasSize(kinds.size()).allSatisfy(notification -> {
+            assertThat(notification.isAboutADispute()).isTrue();
+            assertThat(notification.reference()).as("the disputed charge").isEqualTo("8815000000000100");
+            assertThat(notification.dispute().connectorReference()).as("one dispute per payment per cycle")
+                    .isEqualTo("8815000000000100");
+            assertThat(notification.paymentId()).isEqualTo("pay_d");
+            assertThat(notification.refundId()).isNull();
+            assertThat(notification.confirmsNothingTaken()).isFalse();
+        });
+        assertThat(notifications).extracting(notification -> notification.dispute().kind())
+                .containsExactlyElementsOf(kinds.values());
+        assertThat(notifications).extracting(ConnectorNotification::receiptId)
+                .as("the report's own pspReference + eventCode + success").doesNotHaveDuplicates()
+                .first().isEqualTo("adyen:9915000000000010:NOTIFICATION_OF_CHARGEBACK:true");
+    }
+
+    @Test
+    void aNoticeOfChargebackCarriesItsAmountInIsoUnitsItsReasonCodeAndItsDefencePeriod() {
+        ConnectorNotification notification = parse(NEW_KEY, List.of(disputeItem("NOTIFICATION_OF_CHARGEBACK",
+                "9915000000000001", "8815000000000101", 250000, "CLP",
+                Map.of("chargebackReasonCode", "10.4", "chargebackSchemeCode", "visa",
+                        "defensePeriodEndsAt", "2021-05-24T22:09:50+02:00", "metadata.attempt", "2")))).get(0);
+
+        DisputeNotice dispute = notification.dispute();
+        assertThat(dispute.kind()).isEqualTo(DisputeNotice.Kind.OPENED);
+        assertThat(dispute.amount()).as("CLP 2500, back in ISO units").isEqualTo(2500L);
+        assertThat(notification.amount()).isEqualTo(2500L);
+        assertThat(dispute.currency()).isEqualTo("CLP");
+        assertThat(dispute.reason()).isEqualTo("10.4");
+        assertThat(dispute.evidenceDueBy()).isEqualTo(Instant.parse("2021-05-24T20:09:50Z"));
+        assertThat(notification.attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutAReasonCodeTheItemsReasonIsTheDisputesAndWithoutADefencePeriodNoEvidenceIsDue() {
+        Map<String, Object> item = with(disputeItem("CHARGEBACK", "9915000000000002", "8815000000000102", 1000, "EUR",
+                Map.of("defensePeriodEndsAt", "not a date")), "reason", "Fraudulent transaction");
+
+        ConnectorNotification notification = parse(NEW_KEY, List.of(item)).get(0);
+
+        assertThat(notification.dispute().reason()).isEqualTo("Fraudulent transaction");
+        assertThat(notification.dispute().evidenceDueBy()).isNull();
+        assertThat(notification.attempt()).as("bound by its reference").isNull();
+    }
+
+    @Test
+    void aDisputeItemWithoutTheDisputedPaymentOrUnsuccessfulIsNotApplied() {
+        Map<String, Object> noPayment = item("CHARGEBACK", "9915000000000003", "pay_d", true, 1000, "EUR");
+        Map<String, Object> unsuccessful = with(item("CHARGEBACK", "9915000000000004", "pay_d", false, 1000, "EUR"),
+                "originalReference", "8815000000000104");
+
+        assertThat(parse(NEW_KEY, List.of(noPayment, unsuccessful))).isEmpty();
+        assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void aDisputeItemWithABadSignatureIsReportedAndNotApplied() {
+        Map<String, Object> forged = with(disputeItem("CHARGEBACK_REVERSED", "9915000000000005", "8815000000000105",
+                1000, "EUR", Map.of()), "signWith", FOREIGN_KEY);
+
+        assertThat(parse(NEW_KEY, List.of(forged))).isEmpty();
+        assertThat(failures).singleElement().asString().contains("9915000000000005");
     }
 }
