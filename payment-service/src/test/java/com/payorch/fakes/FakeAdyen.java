@@ -201,8 +201,9 @@ public final class FakeAdyen implements AutoCloseable {
 
     /**
      * The notification items Adyen has to send since the last call (TECHNICAL_CANCEL after `/cancels`,
-     * CANCEL_OR_REFUND after `/reversals`, and whatever {@link #authorisation}, {@link #refundFailed}, {@link #chargeback} and
-     * {@link #refundReversed} queued), oldest first, as specs for {@link #notification}; taken, so sent once.
+     * CANCEL_OR_REFUND after `/reversals`, and whatever {@link #authorisation}, {@link #refundFailed},
+     * {@link #refundReversed} and {@link #chargeback} queued), oldest first, as specs for {@link #notification};
+     * taken, so sent once.
      */
     public synchronized List<Map<String, Object>> takeNotifications() {
         List<Map<String, Object>> taken = new ArrayList<>(outbox);
