@@ -77,9 +77,10 @@ class SandboxDisputeWebhooksIT extends ApiTest {
     void lostBeforeOpenedCreatesItLostAndTheLateOpenedChangesNothing() {
         String paymentId = completedPayment();
         String chargeId = latestChargeOf(paymentId);
+        String disputeId = unique("dp");
 
-        sendOk(unique("msg"), dispute("dispute.lost", paymentId, chargeId, "dp_late"), "applied");
-        sendOk(unique("msg"), dispute("dispute.opened", paymentId, chargeId, "dp_late"), "applied");
+        sendOk(unique("msg"), dispute("dispute.lost", paymentId, chargeId, disputeId), "applied");
+        sendOk(unique("msg"), dispute("dispute.opened", paymentId, chargeId, disputeId), "applied");
 
         JsonNode disputes = disputesOf(paymentId);
         assertThat(disputes.size()).isEqualTo(1);
