@@ -96,7 +96,8 @@ class BraintreeDisputesIT extends ApiTest {
         String[] paid = paidSale();
         String disputeId = unique("dsp");
 
-        webhook(dispute("dispute_opened", disputeId, paid[1])).expectStatus().isOk();
+        webhook(dispute("dispute_opened", disputeId, paid[1])).expectStatus().isOk().expectBody()
+                .jsonPath("$.status").isEqualTo("applied");
 
         assertThat(disputeColumn("status", disputeId)).isEqualTo("OPEN");
         assertThat(disputeColumn("payment_id", disputeId)).isEqualTo(paid[0]);
@@ -159,7 +160,7 @@ class BraintreeDisputesIT extends ApiTest {
                 FakeBraintree.disputeXml(disputeId, "dispute_opened", unique("nosale"), unique("pay"), "10.00", "EUR"),
                 PUBLIC_KEY, PRIVATE_KEY));
 
-        webhook(form).expectStatus().isOk();
+        webhook(form).expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("ignored");
 
         assertThat(count("select count(*) from disputes where connector_reference = $1", disputeId)).isZero();
         assertThat(count("select count(*) from dispute_reports where report_id like $1",
