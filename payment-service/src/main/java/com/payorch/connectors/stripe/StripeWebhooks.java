@@ -193,7 +193,7 @@ public class StripeWebhooks {
     }
 
     /** `metadata.attempt` as this service wrote it (a positive number), else null: the event names no attempt. */
-    private static @Nullable Integer attempt(@Nullable String value) {
+    static @Nullable Integer attempt(@Nullable String value) {
         if (value == null || !value.matches("[1-9][0-9]{0,8}")) {
             return null;
         }
@@ -204,7 +204,7 @@ public class StripeWebhooks {
      * Stripe's amount back in ISO 4217 minor units (ISK 500 at Stripe is ISK 5). An amount Stripe never sends (below 1
      * or beyond its 8 digits) makes the event malformed, whoever's object it is about.
      */
-    private static long isoAmount(long stripeAmount, String currency) {
+    static long isoAmount(long stripeAmount, String currency) {
         if (stripeAmount < 1 || Long.toString(stripeAmount).length() > StripeCurrencies.MAX_DIGITS) {
             throw new WebhookInvalid("The amount " + stripeAmount + " is not one Stripe sends (1 to "
                     + StripeCurrencies.MAX_DIGITS + " digits).");
@@ -213,7 +213,7 @@ public class StripeWebhooks {
                 "The amount " + stripeAmount + " " + currency + " has no exact ISO 4217 form."));
     }
 
-    private static @Nullable String text(JsonNode node, String field) {
+    static @Nullable String text(JsonNode node, String field) {
         JsonNode value = node == null ? null : node.get(field);
         if (value == null || !value.isTextual() || value.textValue().isEmpty() || value.textValue().length() > 255) {
             return null;
