@@ -27,7 +27,8 @@ import reactor.core.publisher.Mono;
  * Applies one verified connector notification: binds it to the attempt it is about ({@link NotificationBinding}),
  * then, in one transaction, records its receipt (a duplicate stops here) and applies the outcome through
  * {@link GatewayOutcomes}, against the payment as read in that transaction. A lost optimistic race re-runs the
- * whole transaction against the fresh row.
+ * whole transaction against the fresh row. A refund's outcome is applied to its refund, and a report about a dispute
+ * to the payment's disputes ({@link DisputeNotifications}), never as the charge's outcome.
  */
 @Component
 public class WebhookApplier {
@@ -44,12 +45,14 @@ public class WebhookApplier {
 
     private final RefundQueries refundStore;
     private final Refunds refunds;
+    private final DisputeNotifications disputes;
 
-    public WebhookApplier(PaymentQueries payments, NotificationBinding binding, GatewayOutcomes outcomes,
-                          WebhookReceipts receipts, RetryingTransaction transaction, PaymentMetrics metrics,
-                          Clock clock, RefundQueries refundStore, Refunds refunds) {
+    WebhookApplier(PaymentQueries payments, NotificationBinding binding, GatewayOutcomes outcomes,
+                   WebhookReceipts receipts, RetryingTransaction transaction, PaymentMetrics metrics,
+                   Clock clock, RefundQueries refundStore, Refunds refunds, DisputeNotifications disputes) {
         this.refundStore = refundStore;
         this.refunds = refunds;
+        this.disputes = disputes;
         this.payments = payments;
         this.binding = binding;
         this.outcomes = outcomes;
@@ -71,8 +74,15 @@ public class WebhookApplier {
      */
     public Mono<WebhookOutcome> apply(String connector, @Nullable String merchantId,
                                       ConnectorNotification notification) {
-        if (notification.refundId() != null) {
-            return applyToRefund(connector, merchantId, notification);
+        switch (NotificationRoute.of(notification)) {
+            case REFUND -> {
+                return applyToRefund(connector, merchantId, notification);
+            }
+            case DISPUTE -> {
+                return disputes.apply(connector, merchantId, notification);
+            }
+            default -> {
+            }
         }
         return binding.bind(connector, merchantId, notification)
                 .flatMap(bound -> transaction.run(() -> applyOnce(connector, merchantId, notification, bound))
@@ -140,7 +150,7 @@ public class WebhookApplier {
      * The receipt of a notification about nothing of this endpoint's merchant, kept apart from the receipts of the
      * notifications that are applied: a misdirected delivery must not make the rightful one a duplicate.
      */
-    private static String foreignReceipt(String connector, @Nullable String merchantId,
+    static String foreignReceipt(String connector, @Nullable String merchantId,
                                          ConnectorNotification notification) {
         return "foreign:" + connector + ":" + merchantId + ":" + notification.receiptId();
     }

@@ -84,7 +84,7 @@ public class WebhookPipeline {
     }
 
     private Mono<Item> applyAlone(ConnectorWebhooks connector, ConnectorNotification notification) {
-        Mono<WebhookOutcome> applied = ChargesNeverMade.isAbout(notification)
+        Mono<WebhookOutcome> applied = NotificationRoute.of(notification) == NotificationRoute.CHARGE_NEVER_MADE
                 ? neverMade.ignore(connector.connector(), connector.merchantId(), notification)
                 : applier.apply(connector.connector(), connector.merchantId(), notification);
         return applied
