@@ -37,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  * attempt, so that the pipeline records it and answers it `ignored` (never 404: Stripe would resend it for days). `refund.updated` / `refund.failed` (a Refund object) and `charge.refunded` (a Charge
  * with its `refunds.data`) become one notification per Refund made by this service (`metadata.refund_id`; receipt id
  * = the event id, plus `/<re_…>` for a Charge's refunds), bound to that refund; `refund.failed`, and `refund.updated`
- * with status `failed`, are FAILED (after SUCCEEDED: a reversal). Objects are read from the raw JSON, not through the SDK's typed
+ * with status `failed`, are FAILED (after SUCCEEDED: a reversal). `charge.dispute.*` become one dispute notification
+ * each ({@link StripeDisputes}). Objects are read from the raw JSON, not through the SDK's typed
  * deserializer, which returns nothing when the event's `api_version` differs from the SDK's.
  */
 public class StripeWebhooks {
@@ -133,6 +134,9 @@ public class StripeWebhooks {
                     }
                 }
                 return refunds;
+            }
+            if (StripeDisputes.isAboutADispute(type)) {
+                return StripeDisputes.notifications(id, type, event, clock.instant());
             }
             if (!TYPES.contains(type)) {
                 return List.of();

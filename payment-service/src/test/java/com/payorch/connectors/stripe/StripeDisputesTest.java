@@ -9,7 +9,12 @@ import com.payorch.gateway.GatewayStatus;
 import com.payorch.webhooks.WebhookInvalid;
 import java.time.Instant;
 import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
@@ -125,6 +130,33 @@ class StripeDisputesTest {
         assertThat(notice.reason()).isNull();
         assertThat(notice.occurredAt()).isEqualTo(NOW);
         assertThat(notice.amount()).isEqualTo(700);
+    }
+
+    @Test
+    void theMerchantsAdapterHandsDisputeEventsOnAndStillIgnoresOtherChargeEvents() {
+        StripeAccounts.Account account = new StripeAccounts.Account();
+        account.setSecretKey("sk_test_x");
+        account.setWebhookSecret("whsec_x");
+        StripeAccounts.Connectors connectors = new StripeAccounts.Connectors();
+        connectors.setStripe(account);
+        StripeAccounts.Merchant merchant = new StripeAccounts.Merchant();
+        merchant.setConnectors(connectors);
+        StripeAccounts accounts = new StripeAccounts();
+        accounts.setMerchants(Map.of("m", merchant));
+        var adapter = new StripeWebhooks(accounts, Clock.fixed(NOW, ZoneOffset.UTC)).forMerchant("m");
+
+        String closed = event("charge.dispute.closed", dispute("\"pi_3Abc\"", 1000, "usd", "lost")).toString();
+        List<ConnectorNotification> read = adapter.parse(new HttpHeaders(), closed.getBytes(StandardCharsets.UTF_8));
+        assertThat(read).singleElement().satisfies(n -> {
+            assertThat(n.reference()).isEqualTo("pi_3Abc");
+            assertThat(n.dispute().kind()).isEqualTo(DisputeNotice.Kind.LOST);
+            assertThat(n.dispute().connectorReference()).isEqualTo("dp_1Pgc71B7WZ01zgkWMevJiAUx");
+        });
+        String other = event("charge.succeeded", "{\"id\": \"ch_1\", \"object\": \"charge\"}").toString();
+        assertThat(adapter.parse(new HttpHeaders(), other.getBytes(StandardCharsets.UTF_8))).isEmpty();
+        String broken = event("charge.dispute.created", "{\"id\": \"dp_1\"}").toString();
+        assertThatThrownBy(() -> adapter.parse(new HttpHeaders(), broken.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(WebhookInvalid.class);
     }
 
     @Test
