@@ -1,5 +1,8 @@
 package com.payorch.connectors.sandbox;
 
+import com.payorch.support.Timestamps;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +54,43 @@ record SandboxWebhook(String id, String type, String paymentId, byte[] body) {
         body.put("type", type);
         body.put("data", data);
         return new SandboxWebhook("msg_" + refund.id() + "_" + outcome, type, refund.paymentId(),
+                JSON.writeValueAsBytes(body));
+    }
+
+    /** The token whose charge, once it succeeded, the card holder's bank disputes, and the dispute is lost. */
+    static final String DISPUTED_TOKEN = "pm_card_disputed";
+    static final String DISPUTE_REASON = "fraudulent";
+    static final Duration EVIDENCE_DUE_AFTER = Duration.ofDays(7);
+
+    /**
+     * The dispute a charge made with {@link #DISPUTED_TOKEN} meets once it succeeded: `dispute.opened`, then
+     * `dispute.lost`, each with `data.paymentId`, `data.chargeId`, `data.disputeId` (`<charge id>-dispute`),
+     * `data.amount` (the charge's amount, or what its capture took), `data.currency`, `data.reason` (`fraudulent`),
+     * `data.evidenceDueBy` (seven days after it opened) and `data.occurredAt`; ids `msg_<charge id>_dispute_<opened|lost>`.
+     * Empty for any other charge.
+     */
+    static List<SandboxWebhook> disputesOf(SandboxCharge charge, String paymentMethod, Instant openedAt) {
+        if (!DISPUTED_TOKEN.equals(paymentMethod) || !"succeeded".equals(charge.status())) {
+            return List.of();
+        }
+        return List.of(dispute(charge, "opened", openedAt, openedAt), dispute(charge, "lost", openedAt, openedAt));
+    }
+
+    private static SandboxWebhook dispute(SandboxCharge charge, String kind, Instant openedAt, Instant occurredAt) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("paymentId", charge.paymentId());
+        data.put("chargeId", charge.id());
+        data.put("disputeId", charge.id() + "-dispute");
+        data.put("amount", charge.amountCaptured() != null ? charge.amountCaptured() : charge.amount());
+        data.put("currency", charge.currency());
+        data.put("reason", DISPUTE_REASON);
+        data.put("evidenceDueBy", Timestamps.format(openedAt.plus(EVIDENCE_DUE_AFTER)));
+        data.put("occurredAt", Timestamps.format(occurredAt));
+        String type = "dispute." + kind;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type);
+        body.put("data", data);
+        return new SandboxWebhook("msg_" + charge.id() + "_dispute_" + kind, type, charge.paymentId(),
                 JSON.writeValueAsBytes(body));
     }
 

@@ -16,6 +16,10 @@ class SandboxWebhookBacklog {
 
     enum Outcome { DELIVERED, GAVE_UP }
 
+    /** A leased charge and the token it was made with (some tokens have webhooks of their own). */
+    record Leased(SandboxCharge charge, String paymentMethod) {
+    }
+
     private final DatabaseClient db;
 
     SandboxWebhookBacklog(DatabaseClient db) {
@@ -23,7 +27,7 @@ class SandboxWebhookBacklog {
     }
 
     /** Leases up to `limit` charges whose webhooks are due, oldest settlement first. */
-    Flux<SandboxCharge> lease(int limit, Duration leaseFor) {
+    Flux<Leased> lease(int limit, Duration leaseFor) {
         return db.sql("""
                         update sandbox_charges
                         set webhooks_leased_until = now() + make_interval(secs => :leaseSeconds)
@@ -34,10 +38,10 @@ class SandboxWebhookBacklog {
                                      order by updated_at
                                      limit :limit
                                      for update skip locked)
-                        returning\s""" + SandboxCharge.COLUMNS)
+                        returning payment_method,\s""" + SandboxCharge.COLUMNS)
                 .bind("leaseSeconds", (double) leaseFor.toMillis() / 1000)
                 .bind("limit", limit)
-                .map(SandboxCharge::of)
+                .map(row -> new Leased(SandboxCharge.of(row), row.get("payment_method", String.class)))
                 .all();
     }
 

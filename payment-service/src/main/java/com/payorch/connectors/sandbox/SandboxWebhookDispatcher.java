@@ -1,7 +1,10 @@
 package com.payorch.connectors.sandbox;
 
 import com.payorch.connectors.sandbox.SandboxWebhookBacklog.Outcome;
+import com.payorch.connectors.sandbox.SandboxWebhookBacklog.Leased;
+import com.payorch.support.Timestamps;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,7 +18,8 @@ import reactor.core.publisher.Mono;
  * With `webhooks: auto`, delivers the webhooks of settled charges: `payment.processing`, then the outcome (or the
  * other way round with `reverse-order`), each twice at once with `deliver-twice`; of a hold's later states
  * (`payment.captured`, `payment.capture_failed`, `payment.cancelled`); and of settled refunds:
- * `refund.succeeded` or `refund.failed`. The poll only leases charges and
+ * `refund.succeeded` or `refund.failed`; after a `pm_card_disputed` charge's success, its dispute: `dispute.opened`
+ * then `dispute.lost` (always after the charge's own webhooks, even with `reverse-order`). The poll only leases charges and
  * starts their deliveries, so one slow receiver does not hold up the poll.
  */
 @Component
@@ -29,10 +33,12 @@ class SandboxWebhookDispatcher {
     private final SandboxWebhookTarget target;
     private final SandboxDeliveryOptions options;
     private final SandboxGatewayProperties properties;
+    private final Clock clock;
     private final AtomicInteger inFlight = new AtomicInteger();
 
     SandboxWebhookDispatcher(SandboxWebhookBacklog backlog, SandboxWebhookSender sender, SandboxWebhookTarget target,
-                             SandboxDeliveryOptions options, SandboxGatewayProperties properties) {
+                             SandboxDeliveryOptions options, SandboxGatewayProperties properties, Clock clock) {
+        this.clock = clock;
         this.backlog = backlog;
         this.sender = sender;
         this.target = target;
@@ -64,9 +70,10 @@ class SandboxWebhookDispatcher {
                 });
     }
 
-    private void start(SandboxCharge charge, URI uri) {
+    private void start(Leased leased, URI uri) {
+        SandboxCharge charge = leased.charge();
         inFlight.incrementAndGet();
-        Mono.defer(() -> deliver(charge, uri))
+        Mono.defer(() -> deliver(leased, uri))
                 .flatMap(outcome -> backlog.finish(charge, outcome))
                 .doFinally(signal -> inFlight.decrementAndGet())
                 .subscribe(null, e -> log.warn("Sandbox webhooks for payment {} not recorded as done ({}); they are "
@@ -87,13 +94,15 @@ class SandboxWebhookDispatcher {
                         + " again when the lease runs out", refund.refundId(), e.toString()));
     }
 
-    private Mono<Outcome> deliver(SandboxCharge charge, URI uri) {
+    private Mono<Outcome> deliver(Leased leased, URI uri) {
+        SandboxCharge charge = leased.charge();
         List<SandboxWebhook> webhooks = SandboxWebhook.forSettledCharge(charge);
-        List<SandboxWebhook> inOrder = webhooks;
+        List<SandboxWebhook> inOrder = new java.util.ArrayList<>(webhooks);
         if (options.reverseOrder()) {
-            inOrder = new java.util.ArrayList<>(webhooks);
             java.util.Collections.reverse(inOrder);
         }
+        // A dispute follows the charge's success; reversing it too would only show the pipeline a dispute lost first.
+        inOrder.addAll(SandboxWebhook.disputesOf(charge, leased.paymentMethod(), Timestamps.now(clock)));
         int copies = options.deliverTwice() ? 2 : 1;
         return Flux.fromIterable(inOrder)
                 .concatMap(webhook -> Flux.range(0, copies).flatMap(copy -> sender.send(webhook, uri)))
