@@ -1,6 +1,7 @@
 package com.payorch.console;
 
 import com.payorch.payments.CustomerActionProperties;
+import com.payorch.statemachine.DisputeStatus;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.SqlLiterals;
@@ -22,7 +23,9 @@ import org.springframework.stereotype.Component;
  * {@code payments_orphaned_charges_unrefunded} (orphaned charges whose refund has not SUCCEEDED),
  * {@code payments_unconfirmed_give_ups} (attempts with an attention reason: recovery has no evidence to settle them),
  * {@code payments_refunds_in_doubt} and {@code payments_customer_actions_overdue} (REQUIRES_ACTION past
- * {@code payments.customer-action.expires-after}: the expiry's cancel is not confirmed yet). Counted on scrape, one
+ * {@code payments.customer-action.expires-after}: the expiry's cancel is not confirmed yet),
+ * {@code payments_disputes_open} and {@code payments_disputes_evidence_overdue} (OPEN disputes whose evidence due
+ * date has passed: lost unless the connector already has the evidence). Counted on scrape, one
  * statement over partial indexes, at most once per
  * {@value #FRESH_SECONDS} seconds: a scrape answers the last count at once and, when it is older, starts the next
  * one (NaN until the first count is in, never a false zero).
@@ -46,18 +49,22 @@ public class AttentionMetrics {
                     where attention_reason is not null or (status = %s and sends_in_doubt > 0)) as refunds_in_doubt,
                    (select count(*) from payments
                     where status = %s
-                      and action_required_at < now() - make_interval(secs => :expiresAfter)) as expired_actions
-            """.formatted(REFUND_SUCCEEDED, REFUND_PENDING, SqlLiterals.of(PaymentStatus.REQUIRES_ACTION));
+                      and action_required_at < now() - make_interval(secs => :expiresAfter)) as expired_actions,
+                   (select count(*) from disputes where status = %4$s) as disputes_open,
+                   (select count(*) from disputes
+                    where status = %4$s and evidence_due_by < now()) as disputes_overdue
+            """.formatted(REFUND_SUCCEEDED, REFUND_PENDING, SqlLiterals.of(PaymentStatus.REQUIRES_ACTION),
+            SqlLiterals.of(DisputeStatus.OPEN));
 
     private record Counts(double orphaned, double giveUps, double refundsInDoubt, double expiredActions,
-                          Instant at) {
+                          double disputesOpen, double disputesOverdue, Instant at) {
     }
 
     private final ConsoleReadModel reads;
     private final Clock clock;
     private final CustomerActionProperties customerAction;
     private final AtomicReference<Counts> last = new AtomicReference<>(
-            new Counts(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Instant.EPOCH));
+            new Counts(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Instant.EPOCH));
     private final AtomicBoolean counting = new AtomicBoolean();
 
     public AttentionMetrics(ConsoleReadModel reads, MeterRegistry registry, Clock clock,
@@ -75,6 +82,10 @@ public class AttentionMetrics {
         gauge(registry, "payments.customer.actions.overdue",
                 "Payments waiting for their customer past payments.customer-action.expires-after (REQUIRES_ACTION)",
                 Counts::expiredActions);
+        gauge(registry, "payments.disputes.open",
+                "OPEN disputes: the bank holds the money until the connector rules", Counts::disputesOpen);
+        gauge(registry, "payments.disputes.evidence.overdue",
+                "OPEN disputes whose evidence due date has passed", Counts::disputesOverdue);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<Counts> value) {
@@ -93,6 +104,7 @@ public class AttentionMetrics {
                     .doFinally(signal -> counting.set(false))
                     .subscribe(row -> last.set(new Counts(number(row, "orphaned"), number(row, "give_ups"),
                                     number(row, "refunds_in_doubt"), number(row, "expired_actions"),
+                                    number(row, "disputes_open"), number(row, "disputes_overdue"),
                                     clock.instant())),
                             error -> log.warn("Could not count what needs attention for the metrics: {}",
                                     error.toString()));

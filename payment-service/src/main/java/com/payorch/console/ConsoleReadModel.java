@@ -3,6 +3,8 @@ package com.payorch.console;
 import com.payorch.console.PaymentDossier.AttemptLine;
 import com.payorch.console.PaymentDossier.BookingLine;
 import com.payorch.console.PaymentDossier.DeliveryLine;
+import com.payorch.console.PaymentDossier.DisputeEventLine;
+import com.payorch.console.PaymentDossier.DisputeLine;
 import com.payorch.console.PaymentDossier.EmailLine;
 import com.payorch.console.PaymentDossier.EventLine;
 import com.payorch.console.PaymentDossier.ReceiptLine;
@@ -11,6 +13,7 @@ import com.payorch.payments.Hold;
 import com.payorch.payments.PaymentQueries;
 import com.payorch.payments.PaymentTransition;
 import com.payorch.payments.PaymentWithHistory;
+import com.payorch.statemachine.DisputeStatus;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.support.Page;
 import com.payorch.support.SqlLiterals;
@@ -30,7 +33,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * The console's reads over the other features' tables (payments, attempts, transitions, webhook receipts, events,
- * merchant webhook deliveries, refunds, bookings, e-mails): read only, each narrowed by the user's
+ * merchant webhook deliveries, refunds, disputes, bookings, e-mails): read only, each narrowed by the user's
  * {@link MerchantScope}. Kept here rather than in the features' stores because only the console needs these
  * cross-merchant, cross-feature views.
  */
@@ -112,7 +115,8 @@ public class ConsoleReadModel {
         return merchantOf(scope, paymentId)
                 .flatMap(merchantId -> payments.findWithHistory(merchantId, paymentId))
                 .flatMap(payment -> Mono.zip(booking(payment), attempts(paymentId), receipts(paymentId),
-                                events(paymentId), deliveries(paymentId), refunds(paymentId), emails(paymentId))
+                                events(paymentId), deliveries(paymentId), refunds(paymentId), emails(paymentId),
+                                disputes(paymentId))
                         .map(all -> {
                             List<AttemptLine> attempts = all.getT2();
                             List<ReceiptLine> receipts = all.getT3();
@@ -120,9 +124,10 @@ public class ConsoleReadModel {
                             List<DeliveryLine> deliveries = all.getT5();
                             List<RefundLine> refunds = all.getT6();
                             List<EmailLine> emails = all.getT7();
+                            List<DisputeLine> disputes = all.getT8();
                             return new PaymentDossier(payment, all.getT1().orElse(null), attempts, receipts, events,
-                                    deliveries, refunds, emails, Timeline.of(payment, attempts, receipts, events,
-                                    deliveries, refunds, emails));
+                                    deliveries, refunds, emails, disputes, Timeline.of(payment, attempts, receipts,
+                                    events, deliveries, refunds, emails, disputes));
                         }));
     }
 
@@ -143,6 +148,8 @@ public class ConsoleReadModel {
                           || '/' || (select count(*) || ':' || count(*) filter (where d.status <> 'pending')
                                      from webhook_deliveries d join events e on e.id = d.event_id
                                      where e.payment_id = p.id)
+                          || '/' || (select count(*) || ':' || coalesce(sum(version), 0) || ':'
+                                            || coalesce(max(updated_at)::text, '') from disputes where payment_id = p.id)
                           || '/' || (select count(sent_at) from booking_confirmations where payment_id = p.id)
                           || '/' || (select count(sent_at) from booking_cancellation_emails where payment_id = p.id)
                           || '/' || coalesce((select b.status from bookings b
@@ -228,6 +235,43 @@ public class ConsoleReadModel {
                 .all().collectList();
     }
 
+    /**
+     * The payment's disputes, oldest first, each with its events: an event's data is the dispute resource, so its
+     * {@code id} ties the event to the dispute.
+     */
+    private Mono<List<DisputeLine>> disputes(String paymentId) {
+        Mono<Map<String, List<DisputeEventLine>>> events = db.sql("""
+                        select id, type, created_at, data ->> 'id' as dispute_id from events
+                        where payment_id = :id and type like 'dispute.%' order by seq
+                        """)
+                .bind("id", paymentId)
+                .map(row -> Map.entry(String.valueOf(row.get("dispute_id", String.class)),
+                        new DisputeEventLine(row.get("id", String.class), row.get("type", String.class),
+                                row.get("created_at", Instant.class))))
+                .all()
+                .collect(HashMap<String, List<DisputeEventLine>>::new,
+                        (byDispute, e) -> byDispute.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()))
+                .map(byDispute -> (Map<String, List<DisputeEventLine>>) byDispute);
+        return events.flatMap(byDispute -> db.sql("""
+                        select id, amount, currency, status, reason, evidence_due_by, connector, connector_reference,
+                               created_at, updated_at, coalesce(status = %s and evidence_due_by < now(), false)
+                               as evidence_overdue
+                        from disputes where payment_id = :id order by created_at, id
+                        """.formatted(SqlLiterals.of(DisputeStatus.OPEN)))
+                .bind("id", paymentId)
+                .map(row -> {
+                    String id = row.get("id", String.class);
+                    return new DisputeLine(id, row.get("amount", Long.class), row.get("currency", String.class),
+                            row.get("status", String.class), row.get("reason", String.class),
+                            row.get("evidence_due_by", Instant.class),
+                            Boolean.TRUE.equals(row.get("evidence_overdue", Boolean.class)),
+                            row.get("connector", String.class),
+                            row.get("connector_reference", String.class), row.get("created_at", Instant.class),
+                            row.get("updated_at", Instant.class), List.copyOf(byDispute.getOrDefault(id, List.of())));
+                })
+                .all().collectList());
+    }
+
     private Mono<List<EmailLine>> emails(String paymentId) {
         return db.sql("""
                         select 'confirmation' as kind, recipient, message_id, sent_at from booking_confirmations
@@ -272,7 +316,7 @@ public class ConsoleReadModel {
         static List<TimelineEntry> of(PaymentWithHistory payment, List<AttemptLine> attempts,
                                       List<ReceiptLine> receipts, List<EventLine> events,
                                       List<DeliveryLine> deliveries, List<RefundLine> refunds,
-                                      List<EmailLine> emails) {
+                                      List<EmailLine> emails, List<DisputeLine> disputes) {
             List<TimelineEntry> entries = new ArrayList<>();
             Hold hold = payment.payment().hold();
             if (hold.cancelRequestedAt() != null) {
@@ -319,6 +363,13 @@ public class ConsoleReadModel {
                 if (!r.status().equals("PENDING")) {
                     entries.add(new TimelineEntry(r.updatedAt(), "refund", "refund " + r.status(), r.failureReason(),
                             r.id()));
+                }
+            }
+            for (DisputeLine d : disputes) {
+                for (DisputeEventLine e : d.events()) {
+                    String what = e.type().substring("dispute.".length());
+                    entries.add(new TimelineEntry(e.at(), "dispute", "dispute of " + d.amount() + " " + d.currency()
+                            + " " + what + " at " + d.connector(), what.equals("opened") ? d.reason() : null, d.id()));
                 }
             }
             for (EmailLine m : emails) {

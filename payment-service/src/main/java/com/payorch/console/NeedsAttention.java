@@ -3,11 +3,14 @@ package com.payorch.console;
 import com.payorch.payments.CaptureProperties;
 import com.payorch.payments.CustomerActionProperties;
 import com.payorch.recovery.RecoveryProperties;
+import com.payorch.statemachine.DisputeStatus;
 import com.payorch.statemachine.PaymentStatus;
 import com.payorch.statemachine.RefundStatus;
 import com.payorch.support.SqlLiterals;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
@@ -21,8 +24,9 @@ import reactor.core.publisher.Mono;
  * longer than {@code payments.customer-action.expires-after}, whose expiry's cancel the connector has not confirmed yet; refunds in doubt (a send whose answer was lost and
  * no outcome confirmed yet, or {@code refunds.attention_reason}); orphaned charges not yet refunded; webhook
  * signature failures of the last {@value #SIGNATURE_FAILURE_DAYS} days (those that name no merchant only for users
- * who see all merchants); dead-lettered events; and merchant webhook deliveries that gave up. Each list shows at most
- * {@value #LIMIT} rows, oldest problem first (signature failures: newest first).
+ * who see all merchants); dead-lettered events; merchant webhook deliveries that gave up; and OPEN disputes, whose
+ * evidence is due at the connector. Each list shows at most {@value #LIMIT} rows, oldest problem first (signature
+ * failures: newest first; disputes: evidence due soonest first).
  */
 @Component
 public class NeedsAttention {
@@ -39,17 +43,20 @@ public class NeedsAttention {
     private static final String REFUND_SUCCEEDED = SqlLiterals.of(RefundStatus.SUCCEEDED);
     private static final String REFUND_PENDING = SqlLiterals.of(RefundStatus.PENDING);
     private static final String REFUND_FAILED = SqlLiterals.of(RefundStatus.FAILED);
+    private static final String DISPUTE_OPEN = SqlLiterals.of(DisputeStatus.OPEN);
 
     /** The lists. */
     public record Lists(List<Map<String, Object>> stuck, List<Map<String, Object>> expiringHolds,
                         List<Map<String, Object>> attempts,
                         List<Map<String, Object>> refundsInDoubt, List<Map<String, Object>> orphaned,
                         List<Map<String, Object>> signatureFailures, List<Map<String, Object>> deadLetters,
-                        List<Map<String, Object>> failedDeliveries, List<Map<String, Object>> expiredActions) {
+                        List<Map<String, Object>> failedDeliveries, List<Map<String, Object>> expiredActions,
+                        List<Map<String, Object>> openDisputes) {
 
         public int total() {
             return stuck.size() + expiringHolds.size() + attempts.size() + refundsInDoubt.size() + orphaned.size()
-                    + signatureFailures.size() + deadLetters.size() + failedDeliveries.size() + expiredActions.size();
+                    + signatureFailures.size() + deadLetters.size() + failedDeliveries.size() + expiredActions.size()
+                    + openDisputes.size();
         }
     }
 
@@ -69,12 +76,53 @@ public class NeedsAttention {
     public Mono<Lists> find(MerchantScope scope) {
         return Mono.zip(stuck(scope), expiringHolds(scope), attempts(scope), refundsInDoubt(scope), orphaned(scope),
                         signatureFailures(scope), deadLetters(scope), failedDeliveries(scope))
-                .zipWith(expiredActions(scope))
+                .zipWith(Mono.zip(expiredActions(scope), openDisputes(scope)))
                 .map(both -> {
                     var all = both.getT1();
                     return new Lists(all.getT1(), all.getT2(), all.getT3(), all.getT4(), all.getT5(), all.getT6(),
-                            all.getT7(), all.getT8(), both.getT2());
+                            all.getT7(), all.getT8(), both.getT2().getT1(), both.getT2().getT2());
                 });
+    }
+
+    /**
+     * OPEN disputes: the bank holds the money until the connector rules; the merchant's evidence must reach the
+     * connector (its dashboard or API, not this service) before {@code evidence_due_by}, or the dispute is lost.
+     * {@code due_in} says how long is left (or how long it is overdue); a dispute no connector gave a due date for
+     * comes last.
+     */
+    private Mono<List<Map<String, Object>>> openDisputes(MerchantScope scope) {
+        return reads.rows("""
+                        select d.id, d.payment_id, d.merchant_id, d.amount, d.currency, d.reason, d.connector,
+                               d.connector_reference,
+                               to_char(d.evidence_due_by at time zone 'UTC', %s) as due_by,
+                               floor(extract(epoch from d.evidence_due_by - now()))::bigint as seconds_left,
+                               coalesce(d.evidence_due_by < now(), false) as overdue
+                        from disputes d
+                        where d.status = %s and %s
+                        order by d.evidence_due_by nulls last, d.created_at, d.id limit %d
+                        """.formatted(UTC, DISPUTE_OPEN, scope.condition("d.merchant_id"), LIMIT),
+                        scope, Map.of())
+                .map(row -> {
+                    Map<String, Object> shown = new LinkedHashMap<>(row);
+                    shown.put("due_in", dueIn(row.get("seconds_left") instanceof Number n ? n.longValue() : null));
+                    return shown;
+                })
+                .collectList();
+    }
+
+    /** {@code in 2d 03h}, {@code overdue by 45m}, or {@code no due date given}. */
+    static String dueIn(@Nullable Long secondsLeft) {
+        if (secondsLeft == null) {
+            return "no due date given";
+        }
+        long seconds = Math.abs(secondsLeft);
+        long days = seconds / 86_400;
+        long hours = seconds % 86_400 / 3600;
+        long minutes = seconds % 3600 / 60;
+        String span = days > 0 ? days + "d " + String.format("%02dh", hours)
+                : hours > 0 ? hours + "h " + String.format("%02dm", minutes)
+                : minutes + "m";
+        return secondsLeft < 0 ? "overdue by " + span : "in " + span;
     }
 
     /**

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 /** Everything the payment page shows about one payment, read at one moment. */
 public record PaymentDossier(PaymentWithHistory payment, @Nullable BookingLine booking, List<AttemptLine> attempts,
                              List<ReceiptLine> webhooks, List<EventLine> events, List<DeliveryLine> deliveries,
-                             List<RefundLine> refunds, List<EmailLine> emails, List<TimelineEntry> timeline) {
+                             List<RefundLine> refunds, List<EmailLine> emails, List<DisputeLine> disputes,
+                             List<TimelineEntry> timeline) {
 
     public record BookingLine(String id, String status, @Nullable String paymentId, @Nullable Instant activatedAt,
                               @Nullable Instant cancelledAt) {
@@ -43,14 +44,32 @@ public record PaymentDossier(PaymentWithHistory payment, @Nullable BookingLine b
                              boolean countsAgainstPayment, Instant createdAt, Instant updatedAt) {
     }
 
+    /**
+     * A dispute of the payment's charge as its connector reported it, with its own timeline: the events
+     * (dispute.opened, dispute.won, dispute.lost) written when it changed, oldest first. {@code evidenceOverdue}: OPEN
+     * with its evidence due date passed when read (lost unless the connector already has the evidence).
+     */
+    public record DisputeLine(String id, long amount, String currency, String status, @Nullable String reason,
+                              @Nullable Instant evidenceDueBy, boolean evidenceOverdue, String connector,
+                              String connectorReference, Instant createdAt, Instant updatedAt,
+                              List<DisputeEventLine> events) {
+    }
+
+    /** One event of a dispute: {@code type} is dispute.opened, dispute.won or dispute.lost. */
+    public record DisputeEventLine(String eventId, String type, Instant at) {
+    }
+
     public record EmailLine(String kind, String recipient, String messageId, @Nullable Instant sentAt) {
     }
 
-    /** What is still refundable: only captured money, less what refunds hold or gave back. */
+    /**
+     * What is still refundable: only captured money, less what refunds hold or gave back and what disputes hold
+     * (OPEN and LOST: {@code amountDisputed}), as the refund flow counts it.
+     */
     public long refundable() {
         long held = refunds.stream().filter(RefundLine::countsAgainstPayment)
                 .filter(r -> !r.status().equals("FAILED")).mapToLong(RefundLine::amount).sum();
-        return Math.max(0, payment.payment().hold().amountCaptured() - held);
+        return Math.max(0, payment.payment().hold().amountCaptured() - held - payment.payment().amountDisputed());
     }
 
     /** What a capture may take now: the held amount of an AUTHORIZED payment no cancel has claimed, else 0. */

@@ -22,6 +22,11 @@ public class DisputeQueries {
         return disputes.find(merchantId, disputeId);
     }
 
+    /** The dispute {@code connector} knows as {@code connectorReference}, whichever merchant's payment it is about. */
+    public Mono<Dispute> byConnectorReference(String connector, String connectorReference) {
+        return disputes.byReference(connector, connectorReference);
+    }
+
     /** The payment's disputes, newest first. */
     public Flux<Dispute> ofPayment(String merchantId, String paymentId) {
         return disputes.ofPayment(merchantId, paymentId);

@@ -2,6 +2,7 @@ package com.payorch.webhooks;
 
 import com.payorch.disputes.Dispute;
 import com.payorch.disputes.DisputeReport;
+import com.payorch.disputes.DisputeQueries;
 import com.payorch.disputes.DisputeReports;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.DisputeNotice;
@@ -26,7 +27,8 @@ import reactor.core.publisher.Mono;
  *
  * <p>A report that names no payment of the endpoint's merchant is answered as every such notification (ignored, or
  * 404 at the sandbox's endpoint), one bound to no attempt is ignored, and one whose amount or currency cannot be of
- * the payment's charge (more than it, another currency) is rejected as an anomaly: none of them touches a dispute.
+ * the payment's charge (more than it, another currency), or that names a dispute the connector reported for another
+ * payment, is rejected as an anomaly: none of them touches a dispute.
  */
 @Component
 class DisputeNotifications {
@@ -36,17 +38,19 @@ class DisputeNotifications {
     private final NotificationBinding binding;
     private final PaymentQueries payments;
     private final DisputeReports disputes;
+    private final DisputeQueries disputeQueries;
     private final WebhookReceipts receipts;
     private final RetryingTransaction transaction;
     private final PaymentMetrics metrics;
     private final Clock clock;
 
     DisputeNotifications(NotificationBinding binding, PaymentQueries payments, DisputeReports disputes,
-                         WebhookReceipts receipts, RetryingTransaction transaction, PaymentMetrics metrics,
-                         Clock clock) {
+                         DisputeQueries disputeQueries, WebhookReceipts receipts, RetryingTransaction transaction,
+                         PaymentMetrics metrics, Clock clock) {
         this.binding = binding;
         this.payments = payments;
         this.disputes = disputes;
+        this.disputeQueries = disputeQueries;
         this.receipts = receipts;
         this.transaction = transaction;
         this.metrics = metrics;
@@ -95,8 +99,21 @@ class DisputeNotifications {
                     notification.dispute().currency(), payment.amount(), payment.currency());
             return record(receiptId, WebhookOutcome.REJECTED, "dispute amount or currency mismatch");
         }
-        return disputes.apply(report(connector, notification, payment.id(), attempt))
-                .flatMap(dispute -> record(receiptId, WebhookOutcome.APPLIED, describe(dispute)));
+        String reference = notification.dispute().connectorReference();
+        return disputeQueries.byConnectorReference(connector, reference)
+                .map(known -> known.paymentId().equals(payment.id()))
+                .defaultIfEmpty(true)
+                .flatMap(ofThisPayment -> {
+                    if (!ofThisPayment) {
+                        // Redelivered for ever if it failed instead; a person must look at the connector's dispute.
+                        log.warn("Anomaly: webhook={} connector={} names dispute {} of another payment than {}",
+                                receiptId, connector, reference, payment.id());
+                        return record(receiptId, WebhookOutcome.REJECTED, "dispute " + reference
+                                + " belongs to another payment");
+                    }
+                    return disputes.apply(report(connector, notification, payment.id(), attempt))
+                            .flatMap(dispute -> record(receiptId, WebhookOutcome.APPLIED, describe(dispute)));
+                });
     }
 
     /** A dispute holds some or all of the charge's money, in its currency, never more. */

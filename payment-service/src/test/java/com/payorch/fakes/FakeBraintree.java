@@ -61,7 +61,8 @@ import org.w3c.dom.NodeList;
  * </ul>
  * Bodies are shaped as Braintree's API answers (the response XML braintree-java's `Transaction`, `Result`,
  * `ResourceCollection` and `WebhookNotification` read; the notification payload and signature as the SDK's own
- * `WebhookTestingGateway.sampleNotification` builds them); {@code FakeBraintreeFidelityIT} reads each with the SDK.
+ * `WebhookTestingGateway.sampleNotification` builds them, a dispute's too: {@link #disputeWebhook});
+ * {@code FakeBraintreeFidelityIT} reads each with the SDK.
  * Faults: {@link #failNext} (by nonce, for a sale), {@link #failNextCapture} (by order id, for a capture),
  * {@link #refuseConnections} / {@link #acceptConnections}.
  */
@@ -214,10 +215,53 @@ public final class FakeBraintree implements AutoCloseable {
                 + "&bt_payload=" + URLEncoder.encode(fields.get("bt_payload"), StandardCharsets.UTF_8);
     }
 
+    /**
+     * A dispute webhook (`dispute_opened`, `dispute_lost`, `dispute_won`, …) about a chargeback of the sale, as
+     * {@link #webhook} posts it: the subject a `<dispute>` shaped as the SDK's `WebhookTestingGateway` samples it
+     * (id, amount, dates, kind `chargeback`, status, reason `fraud`, the disputed `<transaction>`), with the sale's
+     * id, amount, currency and order id.
+     */
+    public synchronized String disputeWebhook(String kind, String disputeId, String transactionId, String publicKey,
+                                              String privateKey) {
+        Map<String, Object> sale = transactions.get(transactionId);
+        return form(notification(kind, disputeXml(disputeId, kind, transactionId, (String) sale.get("order-id"),
+                (String) sale.get("amount"), (String) sale.get("currency-iso-code")), publicKey, privateKey));
+    }
+
+    /** The `<dispute>` of a dispute notification of this kind (the status the kind leaves it in). */
+    public static String disputeXml(String disputeId, String kind, String transactionId, String orderId,
+                                    String amount, String currency) {
+        String today = Instant.now().toString().substring(0, 10);
+        String replyBy = Instant.now().plus(7, ChronoUnit.DAYS).toString().substring(0, 10);
+        String status = kind.startsWith("dispute_") ? kind.substring("dispute_".length()) : "open";
+        return "<dispute>" + el("id", disputeId) + el("amount", amount) + el("amount-disputed", amount)
+                + "<received-date type=\"date\">" + today + "</received-date>"
+                + "<reply-by-date type=\"date\">" + replyBy + "</reply-by-date>"
+                + "<date-opened type=\"date\">" + today + "</date-opened>"
+                + el("kind", "chargeback") + el("currency-iso-code", currency)
+                + el("status", "opened".equals(status) ? "open" : status) + el("reason", "fraud")
+                + el("reason-code", "83")
+                + "<transaction>" + el("id", transactionId) + el("amount", amount) + el("order-id", orderId)
+                + "</transaction></dispute>";
+    }
+
+    /** The form body Braintree posts for these fields. */
+    public static String form(Map<String, String> fields) {
+        return "bt_signature=" + URLEncoder.encode(fields.get("bt_signature"), StandardCharsets.UTF_8)
+                + "&bt_payload=" + URLEncoder.encode(fields.get("bt_payload"), StandardCharsets.UTF_8);
+    }
+
     /** The `bt_signature` and `bt_payload` of a notification of this kind about this subject. */
     public static Map<String, String> notification(String kind, String subjectXml, String publicKey,
                                                    String privateKey) {
-        String xml = "<notification><timestamp type=\"datetime\">" + now() + "</timestamp><kind>" + kind
+        return notification(kind, Instant.parse(now()), subjectXml, publicKey, privateKey);
+    }
+
+    /** The same, sent at this time (the notification's `timestamp`). */
+    public static Map<String, String> notification(String kind, Instant timestamp, String subjectXml,
+                                                   String publicKey, String privateKey) {
+        String xml = "<notification><timestamp type=\"datetime\">" + timestamp.truncatedTo(ChronoUnit.SECONDS)
+                + "</timestamp><kind>" + kind
                 + "</kind><subject>" + subjectXml + "</subject></notification>";
         String payload = Base64.getEncoder().encodeToString(xml.getBytes(StandardCharsets.UTF_8));
         return Map.of("bt_payload", payload,

@@ -69,7 +69,10 @@ import tools.jackson.databind.json.JsonMapper;
  *       `requires_action` (`payment_intent.requires_action` sent): confirmed with a `return_url`, its `next_action`
  *       is `redirect_to_url` to the fake's 3-D Secure page ({@code GET /3ds/{pi}}, answered by
  *       {@code POST /3ds/{pi}} with `decision=approve|fail`, or {@link #approve} / {@link #fail} in a test), else
- *       `use_stripe_sdk`; `pm_card_processing` (a fake-only token) stays `processing` until {@link #settle}.</li>
+ *       `use_stripe_sdk`; `pm_card_processing` (a fake-only token) stays `processing` until {@link #settle};</li>
+ *   <li>disputes: {@link #dispute} opens one against a charge (`charge.dispute.created`, `.funds_withdrawn` for a
+ *       chargeback), {@link #closeDispute} closes it (`charge.dispute.closed`, `.funds_reinstated` when won); their
+ *       events are recorded ({@link #disputeEventsOf}).</li>
  * </ul>
  * Bodies follow Stripe's published OpenAPI (repository `stripe/openapi`): the objects are shaped as
  * `openapi/fixtures3.json`'s `resources.payment_intent`, `resources.refund` and `resources.event` (every field of the
@@ -389,10 +392,106 @@ public final class FakeStripe implements AutoCloseable {
         send("payment_intent.canceled", intent);
     }
 
-    private void send(String type, Map<String, Object> intent) {
+    private void send(String type, Map<String, Object> object) {
         String id = "evt_" + random(24);
-        Map<String, Object> object = new LinkedHashMap<>(intent);
+        object = new LinkedHashMap<>(object);
         sentEvents.add(new SentEvent(id, type, object, event(id, type, object, API_VERSION)));
+    }
+
+    /** Disputes opened against the fake's charges, by their `dp_…` id. */
+    private final Map<String, Map<String, Object>> disputes = new LinkedHashMap<>();
+
+    /**
+     * The cardholder disputes {@code amount} (Stripe's units) of the PaymentIntent's charge: a Dispute (`dp_…`,
+     * shaped as `fixtures3.json`'s `resources.dispute`) in `needs_response` with its evidence due in 7 days, and the
+     * events Stripe sends for a chargeback, `charge.dispute.created` then `charge.dispute.funds_withdrawn`.
+     */
+    public synchronized Map<String, Object> dispute(String intentId, long amount, String reason) {
+        return dispute(intentId, amount, reason, true);
+    }
+
+    /**
+     * As {@link #dispute(String, long, String)}; without {@code fundsWithdrawn} it is an inquiry (Stripe's
+     * `warning_needs_response`: no money taken yet, only `charge.dispute.created` is sent).
+     */
+    public synchronized Map<String, Object> dispute(String intentId, long amount, String reason,
+                                                    boolean fundsWithdrawn) {
+        Map<String, Object> intent = intents.get(intentId);
+        if (intent == null || !"succeeded".equals(intent.get("status"))) {
+            throw new IllegalStateException(intentId + " has no successful charge to dispute");
+        }
+        Map<String, Object> dispute = new LinkedHashMap<>();
+        String id = "dp_" + random(24);
+        dispute.put("amount", amount);
+        dispute.put("balance_transactions", List.of());
+        dispute.put("charge", intent.get("latest_charge"));
+        dispute.put("created", now().getEpochSecond());
+        dispute.put("currency", intent.get("currency"));
+        Map<String, Object> evidence = new LinkedHashMap<>();
+        for (String field : List.of("access_activity_log", "billing_address", "cancellation_policy",
+                "cancellation_policy_disclosure", "cancellation_rebuttal", "customer_communication",
+                "customer_email_address", "customer_name", "customer_purchase_ip", "customer_signature",
+                "duplicate_charge_documentation", "duplicate_charge_explanation", "duplicate_charge_id",
+                "product_description", "receipt", "refund_policy", "refund_policy_disclosure",
+                "refund_refusal_explanation", "service_date", "service_documentation", "shipping_address",
+                "shipping_carrier", "shipping_date", "shipping_documentation", "shipping_tracking_number",
+                "uncategorized_file", "uncategorized_text")) {
+            evidence.put(field, null);
+        }
+        evidence.put("enhanced_evidence", Map.of());
+        dispute.put("evidence", evidence);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("due_by", now().plus(Duration.ofDays(7)).getEpochSecond());
+        details.put("has_evidence", false);
+        details.put("past_due", false);
+        details.put("submission_count", 0);
+        details.put("enhanced_eligibility", Map.of());
+        dispute.put("evidence_details", details);
+        dispute.put("id", id);
+        dispute.put("is_charge_refundable", false);
+        dispute.put("livemode", false);
+        dispute.put("metadata", Map.of());
+        dispute.put("object", "dispute");
+        dispute.put("payment_intent", intentId);
+        Map<String, Object> card = new LinkedHashMap<>();
+        card.put("brand", "visa");
+        card.put("case_type", fundsWithdrawn ? "chargeback" : "inquiry");
+        card.put("network_reason_code", "10.4");
+        card.put("network", "visa");
+        dispute.put("payment_method_details", Map.of("card", card, "type", "card"));
+        dispute.put("reason", reason);
+        dispute.put("status", fundsWithdrawn ? "needs_response" : "warning_needs_response");
+        dispute.put("enhanced_eligibility_types", List.of());
+        disputes.put(id, dispute);
+        send("charge.dispute.created", dispute);
+        if (fundsWithdrawn) {
+            send("charge.dispute.funds_withdrawn", dispute);
+        }
+        return new LinkedHashMap<>(dispute);
+    }
+
+    /**
+     * Stripe closes the dispute with {@code status} (`won`, `lost`, `warning_closed`) and sends
+     * `charge.dispute.closed`; a chargeback won also sends `charge.dispute.funds_reinstated`. A closed dispute can be
+     * closed again the other way (a decision reversed at arbitration).
+     */
+    public synchronized Map<String, Object> closeDispute(String disputeId, String status) {
+        Map<String, Object> dispute = disputes.get(disputeId);
+        if (dispute == null || !Set.of("won", "lost", "warning_closed").contains(status)) {
+            throw new IllegalArgumentException("no dispute " + disputeId + " to close " + status);
+        }
+        dispute.put("status", status);
+        send("charge.dispute.closed", dispute);
+        if (status.equals("won") && "chargeback".equals(((Map<?, ?>) ((Map<?, ?>) dispute
+                .get("payment_method_details")).get("card")).get("case_type"))) {
+            send("charge.dispute.funds_reinstated", dispute);
+        }
+        return new LinkedHashMap<>(dispute);
+    }
+
+    /** The events Stripe sent about this dispute ({@code dp_…}), oldest first. */
+    public synchronized List<SentEvent> disputeEventsOf(String disputeId) {
+        return sentEvents.stream().filter(e -> disputeId.equals(e.object().get("id"))).toList();
     }
 
     /** How many PaymentIntents were created for this payment (any outcome). */

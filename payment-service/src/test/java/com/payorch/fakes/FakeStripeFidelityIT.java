@@ -8,6 +8,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.annotations.SerializedName;
 import com.stripe.Stripe;
+import com.stripe.model.Dispute;
 import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.PaymentIntentSearchResult;
@@ -491,6 +492,56 @@ class FakeStripeFidelityIT {
         }
         assertThat(strictly(get("/v1/refunds?payment_intent=" + intent.getId()).body(), RefundCollection.class)
                 .getData()).singleElement().satisfies(r -> assertThat(r.getStatus()).isEqualTo("failed"));
+    }
+
+    @Test
+    void disputeEventsCarryADisputeTheSdkReadsStrictlyAboutThePaymentIntent() throws Exception {
+        PaymentIntent intent = strictly(post("/v1/payment_intents", create("pm_card_visa_fiddp", "pay_fiddp"),
+                "key_" + UUID.randomUUID()).body(), PaymentIntent.class);
+        Map<String, Object> opened = stripe.dispute(intent.getId(), 3000, "fraudulent");
+        String disputeId = (String) opened.get("id");
+        stripe.closeDispute(disputeId, "lost");
+        stripe.closeDispute(disputeId, "won");
+        Map<String, Object> inquiry = stripe.dispute(intent.getId(), 1200, "general", false);
+        stripe.closeDispute((String) inquiry.get("id"), "warning_closed");
+
+        assertThat(stripe.disputeEventsOf(disputeId)).extracting(FakeStripe.SentEvent::type).containsExactly(
+                "charge.dispute.created", "charge.dispute.funds_withdrawn", "charge.dispute.closed",
+                "charge.dispute.closed", "charge.dispute.funds_reinstated");
+        assertThat(stripe.disputeEventsOf((String) inquiry.get("id"))).extracting(FakeStripe.SentEvent::type)
+                .containsExactly("charge.dispute.created", "charge.dispute.closed");
+        for (String id : new String[] {disputeId, (String) inquiry.get("id")}) {
+            for (FakeStripe.SentEvent sent : stripe.disputeEventsOf(id)) {
+                Event event = Webhook.constructEvent(sent.payload(),
+                        FakeStripe.sign(sent.payload(), WEBHOOK_SECRET, Instant.now().getEpochSecond()),
+                        WEBHOOK_SECRET);
+                JsonObject object = JsonParser.parseString(sent.payload()).getAsJsonObject().getAsJsonObject("data")
+                        .getAsJsonObject("object");
+                assertNoUnknownFields(object, Dispute.class, sent.type() + " data.object");
+                assertNoUnknownFields(object.getAsJsonObject("evidence"), Dispute.Evidence.class, "evidence");
+                assertNoUnknownFields(object.getAsJsonObject("evidence_details"), Dispute.EvidenceDetails.class,
+                        "evidence_details");
+                assertNoUnknownFields(object.getAsJsonObject("payment_method_details"),
+                        Dispute.PaymentMethodDetails.class, "payment_method_details");
+                assertNoUnknownFields(object.getAsJsonObject("payment_method_details").getAsJsonObject("card"),
+                        Dispute.PaymentMethodDetails.Card.class, "payment_method_details.card");
+                assertThat(event.getType()).isEqualTo(sent.type());
+                assertThat(event.getDataObjectDeserializer().getObject()).get()
+                        .isInstanceOfSatisfying(Dispute.class, read -> {
+                            assertThat(read.getId()).isEqualTo(id).startsWith("dp_");
+                            assertThat(read.getPaymentIntent()).isEqualTo(intent.getId());
+                            assertThat(read.getCharge()).isEqualTo(intent.getLatestCharge());
+                            assertThat(read.getCurrency()).isEqualTo("eur");
+                            assertThat(read.getEvidenceDetails().getDueBy()).isGreaterThan(Instant.now()
+                                    .getEpochSecond());
+                        });
+            }
+        }
+        Dispute lostThenWon = ApiResource.GSON.fromJson(JsonParser.parseString(stripe.disputeEventsOf(disputeId)
+                .get(2).payload()).getAsJsonObject().getAsJsonObject("data").getAsJsonObject("object"), Dispute.class);
+        assertThat(lostThenWon.getStatus()).isEqualTo("lost");
+        assertThat(lostThenWon.getAmount()).isEqualTo(3000L);
+        assertThat(lostThenWon.getReason()).isEqualTo("fraudulent");
     }
 
     // --- helpers ---

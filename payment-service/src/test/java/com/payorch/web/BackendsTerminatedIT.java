@@ -97,7 +97,7 @@ class BackendsTerminatedIT extends ApiTest {
             AtomicInteger pid = new AtomicInteger();
             // The read's own statement (its beginning: pg_stat_activity keeps only the first 1 kB of a query), not a
             // background job's that waits on the same lock.
-            awaitBackendWaiting(second, "amount_refunded, coalesce((select json_agg", pid);
+            awaitBackendWaiting(second, "amount_disputed, coalesce((select json_agg", pid);
             second.terminate(pid.get());
             second.rollback();
         }

@@ -1,5 +1,7 @@
 package com.payorch.connectors.braintree;
 
+import com.braintreegateway.Dispute;
+import com.braintreegateway.DisputeTransaction;
 import com.braintreegateway.StatusEvent;
 import com.braintreegateway.Transaction;
 import com.braintreegateway.WebhookNotification;
@@ -7,6 +9,7 @@ import com.braintreegateway.WebhookNotificationGateway;
 import com.braintreegateway.exceptions.InvalidSignatureException;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.DisputeNotice;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.gateway.MappedStatus;
 import com.payorch.webhooks.WebhookEndpointUnknown;
@@ -14,6 +17,8 @@ import com.payorch.webhooks.WebhookInvalid;
 import java.math.BigDecimal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Calendar;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,12 +39,22 @@ import org.springframework.http.HttpHeaders;
  *       `pay_…-attempt-N`): bound to that attempt exactly;</li>
  *   <li>the same kinds about a credit (a refund, `refunded-transaction-id` set), and `refund_failed`: the refund's
  *       outcome, bound to our refund id, the credit's `orderId`;</li>
+ *   <li>the dispute kinds (a chargeback of a sale): a dispute report about the disputed sale, reference = the
+ *       dispute's `transaction.id`, payment and attempt = those of the transaction's `orderId` as above (bound by the
+ *       reference alone when it has none), the dispute's id, its disputed amount and currency, reason and
+ *       `replyByDate` (evidence due). `dispute_opened` opens it; `dispute_under_review` (PayPal reviews the evidence)
+ *       and `dispute_disputed` (the merchant contested it) change it; `dispute_won` closes it WON (also a reversal
+ *       of a lost one); `dispute_lost`, `dispute_accepted` and `dispute_auto_accepted` (the merchant, or Braintree
+ *       for them, accepted the chargeback) and `dispute_expired` (the reply-by date passed without a response)
+ *       close it LOST. A sale the service did not make is left to the pipeline (nothing recorded);</li>
  *   <li>any other kind: answered `ignored`, nothing recorded. Braintree sends no webhook when a sale is voided or
  *       its authorisation expires: a hold learns those from its release's answer and from look-ups
  *       ({@link BraintreeGateway#find}).</li>
  * </ul>
  * Receipt id: `braintree:<kind>:<transaction id>` (a transaction settles or is declined once, so Braintree's
- * redelivery of the notification is a duplicate).
+ * redelivery of the notification is a duplicate); a dispute's `braintree:<kind>:<dispute id>:<timestamp>` (the
+ * notification's timestamp, epoch seconds: a redelivery repeats it, while a dispute may be reviewed or contested
+ * more than once, and lost then won then lost again).
  */
 public class BraintreeWebhooks {
 
@@ -111,6 +126,10 @@ public class BraintreeWebhooks {
                 throw new WebhookInvalid("The payload is not a Braintree notification.");
             }
             WebhookNotification.Kind kind = notification.getKind();
+            DisputeNotice.Kind disputeKind = disputeKind(kind);
+            if (disputeKind != null) {
+                return List.of(dispute(notification, disputeKind));
+            }
             if (kind != WebhookNotification.Kind.TRANSACTION_SETTLED
                     && kind != WebhookNotification.Kind.TRANSACTION_SETTLEMENT_DECLINED
                     && kind != WebhookNotification.Kind.REFUND_FAILED) {
@@ -148,6 +167,55 @@ public class BraintreeWebhooks {
                     attempt(transaction.getOrderId()), transaction.getId(), status, amount, currency, failureReason,
                     null));
         }
+    }
+
+    /** What a dispute kind says of the dispute, null for a kind that is not about a dispute. */
+    static DisputeNotice.@Nullable Kind disputeKind(WebhookNotification.Kind kind) {
+        return switch (kind) {
+            case DISPUTE_OPENED -> DisputeNotice.Kind.OPENED;
+            case DISPUTE_UNDER_REVIEW, DISPUTE_DISPUTED -> DisputeNotice.Kind.UPDATED;
+            case DISPUTE_WON -> DisputeNotice.Kind.WON;
+            case DISPUTE_LOST, DISPUTE_ACCEPTED, DISPUTE_AUTO_ACCEPTED, DISPUTE_EXPIRED -> DisputeNotice.Kind.LOST;
+            default -> null;
+        };
+    }
+
+    private static ConnectorNotification dispute(WebhookNotification notification, DisputeNotice.Kind disputeKind) {
+        Dispute dispute = notification.getDispute();
+        DisputeTransaction sale = dispute == null ? null : dispute.getTransaction();
+        BigDecimal disputed = dispute == null ? null
+                : dispute.getDisputedAmount() != null ? dispute.getDisputedAmount() : dispute.getAmount();
+        if (dispute == null || dispute.getId() == null || sale == null || sale.getId() == null || disputed == null
+                || dispute.getCurrencyIsoCode() == null || notification.getTimestamp() == null) {
+            throw new WebhookInvalid("A dispute notification needs the dispute's id, amount, currency and"
+                    + " transaction, and a timestamp.");
+        }
+        String currency = dispute.getCurrencyIsoCode().toUpperCase(Locale.ROOT);
+        long amount;
+        try {
+            amount = BraintreeAmounts.minorUnits(disputed, currency);
+        } catch (ArithmeticException | IllegalArgumentException e) {
+            throw new WebhookInvalid("The dispute's amount or currency is not valid.");
+        }
+        Instant occurredAt = notification.getTimestamp().toInstant();
+        String type = notification.getKind().toString();
+        String receiptId = "braintree:" + type + ":" + dispute.getId() + ":" + occurredAt.getEpochSecond();
+        DisputeNotice notice = new DisputeNotice(dispute.getId(), disputeKind, amount, currency, reason(dispute),
+                instant(dispute.getReplyByDate()), occurredAt);
+        String orderId = sale.getOrderId();
+        return ConnectorNotification.aboutDispute(receiptId, type, orderId == null ? null : paymentId(orderId),
+                orderId == null ? null : attempt(orderId), sale.getId(), notice);
+    }
+
+    private static @Nullable String reason(Dispute dispute) {
+        if (dispute.getReason() != null) {
+            return dispute.getReason().name().toLowerCase(Locale.ROOT);
+        }
+        return dispute.getReasonCode();
+    }
+
+    private static @Nullable Instant instant(@Nullable Calendar date) {
+        return date == null ? null : date.toInstant();
     }
 
     /**

@@ -37,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  * attempt, so that the pipeline records it and answers it `ignored` (never 404: Stripe would resend it for days). `refund.updated` / `refund.failed` (a Refund object) and `charge.refunded` (a Charge
  * with its `refunds.data`) become one notification per Refund made by this service (`metadata.refund_id`; receipt id
  * = the event id, plus `/<re_…>` for a Charge's refunds), bound to that refund; `refund.failed`, and `refund.updated`
- * with status `failed`, are FAILED (after SUCCEEDED: a reversal). Objects are read from the raw JSON, not through the SDK's typed
+ * with status `failed`, are FAILED (after SUCCEEDED: a reversal). `charge.dispute.*` become one dispute notification
+ * each ({@link StripeDisputes}). Objects are read from the raw JSON, not through the SDK's typed
  * deserializer, which returns nothing when the event's `api_version` differs from the SDK's.
  */
 public class StripeWebhooks {
@@ -134,6 +135,9 @@ public class StripeWebhooks {
                 }
                 return refunds;
             }
+            if (StripeDisputes.isAboutADispute(type)) {
+                return StripeDisputes.notifications(id, type, event, clock.instant());
+            }
             if (!TYPES.contains(type)) {
                 return List.of();
             }
@@ -193,7 +197,7 @@ public class StripeWebhooks {
     }
 
     /** `metadata.attempt` as this service wrote it (a positive number), else null: the event names no attempt. */
-    private static @Nullable Integer attempt(@Nullable String value) {
+    static @Nullable Integer attempt(@Nullable String value) {
         if (value == null || !value.matches("[1-9][0-9]{0,8}")) {
             return null;
         }
@@ -204,7 +208,7 @@ public class StripeWebhooks {
      * Stripe's amount back in ISO 4217 minor units (ISK 500 at Stripe is ISK 5). An amount Stripe never sends (below 1
      * or beyond its 8 digits) makes the event malformed, whoever's object it is about.
      */
-    private static long isoAmount(long stripeAmount, String currency) {
+    static long isoAmount(long stripeAmount, String currency) {
         if (stripeAmount < 1 || Long.toString(stripeAmount).length() > StripeCurrencies.MAX_DIGITS) {
             throw new WebhookInvalid("The amount " + stripeAmount + " is not one Stripe sends (1 to "
                     + StripeCurrencies.MAX_DIGITS + " digits).");
@@ -213,7 +217,7 @@ public class StripeWebhooks {
                 "The amount " + stripeAmount + " " + currency + " has no exact ISO 4217 form."));
     }
 
-    private static @Nullable String text(JsonNode node, String field) {
+    static @Nullable String text(JsonNode node, String field) {
         JsonNode value = node == null ? null : node.get(field);
         if (value == null || !value.isTextual() || value.textValue().isEmpty() || value.textValue().length() > 255) {
             return null;

@@ -145,6 +145,16 @@ public class DisputeStore {
                 .one();
     }
 
+    /** The dispute the connector knows as {@code connectorReference}, of any merchant. */
+    public Mono<Dispute> byReference(String connector, String connectorReference) {
+        return db.sql("select " + COLUMNS + " from disputes where connector = :connector"
+                        + " and connector_reference = :reference")
+                .bind("connector", connector)
+                .bind("reference", connectorReference)
+                .map(DisputeStore::dispute)
+                .one();
+    }
+
     /** The dispute the connector knows as {@code connectorReference}, its row locked. */
     public Mono<Dispute> lockByReference(String connector, String connectorReference) {
         return db.sql("select " + COLUMNS + " from disputes where connector = :connector"

@@ -59,7 +59,8 @@ public class PaymentListQueries {
 
     /** A payment with its history and attempts, in one query. */
     public Mono<PaymentWithHistory> findWithHistory(String merchantId, String paymentId) {
-        return db.sql("select " + COLUMNS + ", amount_refunded, amount_disputed, " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON + " as attempts"
+        return db.sql("select " + COLUMNS + ", amount_refunded, amount_disputed, " + HISTORY_JSON + " as history, "
+                        + ATTEMPTS_JSON + " as attempts"
                         + " from payments p where id = :id and merchant_id = :merchant")
                 .bind("id", paymentId)
                 .bind("merchant", merchantId)
@@ -109,7 +110,8 @@ public class PaymentListQueries {
         SqlPart where = where(merchantId, filter, after);
         Map<String, Parameter> values = new HashMap<>(where.values());
         values.put("limit", Parameter.from(limit + 1));
-        return new SqlPart("select " + COLUMNS + ", amount_refunded, amount_disputed, " + HISTORY_JSON + " as history, " + ATTEMPTS_JSON
+        return new SqlPart("select " + COLUMNS + ", amount_refunded, amount_disputed, " + HISTORY_JSON
+                + " as history, " + ATTEMPTS_JSON
                 + " as attempts from payments p where " + where.sql()
                 + " order by p.created_at desc, p.id desc limit :limit", values);
     }

@@ -66,7 +66,8 @@ public class PaymentStore {
     }
 
     public Mono<Payment> find(String merchantId, String paymentId) {
-        return db.sql("select " + COLUMNS + ", amount_refunded, amount_disputed from payments where id = :id and merchant_id = :merchant")
+        return db.sql("select " + COLUMNS + ", amount_refunded, amount_disputed from payments"
+                        + " where id = :id and merchant_id = :merchant")
                 .bind("id", paymentId)
                 .bind("merchant", merchantId)
                 .map(PaymentRows::payment)

@@ -3,14 +3,18 @@ package com.payorch.connectors.braintree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.braintreegateway.Environment;
+import com.braintreegateway.WebhookNotification;
 import com.payorch.fakes.FakeBraintree;
 import com.payorch.gateway.ConnectorNotification;
 import com.payorch.gateway.ConnectorWebhooks;
+import com.payorch.gateway.DisputeNotice;
 import com.payorch.gateway.GatewayStatus;
 import com.payorch.webhooks.WebhookEndpointUnknown;
 import com.payorch.webhooks.WebhookInvalid;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
@@ -107,6 +111,90 @@ class BraintreeWebhooksTest {
         assertThat(failed.refundId()).isEqualTo("re_2");
         assertThat(failed.status()).isEqualTo(GatewayStatus.FAILED);
         assertThat(failed.failureReason()).isEqualTo("processor_declined");
+    }
+
+    private static byte[] form(Map<String, String> fields) {
+        return FakeBraintree.form(fields).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aDisputeIsReportedAboutTheSaleAndTheAttemptInItsOrderId() {
+        Instant sent = Instant.parse("2026-12-05T13:30:00Z");
+        String subject = FakeBraintree.disputeXml("dsp1", "dispute_opened", "t1", "pay_1-attempt-2", "40.50", "EUR")
+                .replaceFirst("<reply-by-date type=\"date\">[^<]*<", "<reply-by-date type=\"date\">2026-12-12<");
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+        byte[] body = form(FakeBraintree.notification("dispute_opened", sent, subject, "pub_m", "priv_m"));
+
+        assertThat(adapter.verify(new HttpHeaders(), body)).isTrue();
+        ConnectorNotification opened = adapter.parse(new HttpHeaders(), body).get(0);
+
+        assertThat(opened).isEqualTo(ConnectorNotification.aboutDispute(
+                "braintree:dispute_opened:dsp1:" + sent.getEpochSecond(), "dispute_opened", "pay_1", 2, "t1",
+                new DisputeNotice("dsp1", DisputeNotice.Kind.OPENED, 4050, "EUR", "fraud",
+                        Instant.parse("2026-12-12T00:00:00Z"), sent)));
+        assertThat(opened.isAboutADispute()).isTrue();
+    }
+
+    @Test
+    void eachDisputeKindSaysWhatBecomesOfTheDispute() {
+        Map<String, DisputeNotice.Kind> kinds = Map.of(
+                "dispute_opened", DisputeNotice.Kind.OPENED,
+                "dispute_under_review", DisputeNotice.Kind.UPDATED,
+                "dispute_disputed", DisputeNotice.Kind.UPDATED,
+                "dispute_won", DisputeNotice.Kind.WON,
+                "dispute_lost", DisputeNotice.Kind.LOST,
+                "dispute_accepted", DisputeNotice.Kind.LOST,
+                "dispute_auto_accepted", DisputeNotice.Kind.LOST,
+                "dispute_expired", DisputeNotice.Kind.LOST);
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+
+        kinds.forEach((kind, expected) -> {
+            ConnectorNotification notification = adapter.parse(new HttpHeaders(), form(FakeBraintree.notification(
+                    kind, FakeBraintree.disputeXml("dsp2", kind, "t2", "pay_2", "12000", "JPY"), "pub_m",
+                    "priv_m"))).get(0);
+            assertThat(notification.dispute().kind()).as(kind).isEqualTo(expected);
+            assertThat(notification.type()).isEqualTo(kind);
+            assertThat(notification.receiptId()).startsWith("braintree:" + kind + ":dsp2:");
+            assertThat(notification.amount()).isEqualTo(12000);
+            assertThat(notification.attempt()).isEqualTo(1);
+        });
+        assertThat(kinds.keySet()).containsExactlyInAnyOrderElementsOf(java.util.Arrays.stream(
+                WebhookNotification.Kind.values()).map(Object::toString).filter(k -> k.startsWith("dispute_"))
+                .toList());
+    }
+
+    /** The SDK's own samples (`WebhookTestingGateway`): a dispute of sale `id`, whose order id they leave out. */
+    @Test
+    void theSdksDisputeSamplesAreReadBoundByTheSaleAlone() {
+        var testing = new com.braintreegateway.BraintreeGateway(Environment.SANDBOX, "bt_m", "pub_m", "priv_m")
+                .webhookTesting();
+        ConnectorWebhooks adapter = WEBHOOKS.forMerchant("m");
+
+        for (WebhookNotification.Kind kind : new WebhookNotification.Kind[] {WebhookNotification.Kind.DISPUTE_OPENED,
+                WebhookNotification.Kind.DISPUTE_LOST, WebhookNotification.Kind.DISPUTE_WON}) {
+            byte[] body = form(testing.sampleNotification(kind, "sale7"));
+            assertThat(adapter.verify(new HttpHeaders(), body)).isTrue();
+            ConnectorNotification notification = adapter.parse(new HttpHeaders(), body).get(0);
+            assertThat(notification.reference()).isEqualTo("sale7");
+            assertThat(notification.paymentId()).isNull();
+            assertThat(notification.attempt()).isNull();
+            assertThat(notification.amount()).isEqualTo(25000);
+            assertThat(notification.currency()).isEqualTo("USD");
+            assertThat(notification.status()).isEqualTo(GatewayStatus.SUCCEEDED);
+            assertThat(notification.dispute().connectorReference()).isEqualTo("sale7");
+            assertThat(notification.dispute().reason()).isEqualTo("fraud");
+            assertThat(notification.dispute().evidenceDueBy()).isEqualTo(Instant.parse("2014-03-21T00:00:00Z"));
+            assertThat(notification.dispute().kind()).isEqualTo(BraintreeWebhooks.disputeKind(kind));
+        }
+    }
+
+    @Test
+    void aSignedDisputeWithoutItsTransactionIsInvalid() {
+        String subject = "<dispute><id>dsp3</id><amount>4.00</amount><currency-iso-code>EUR</currency-iso-code>"
+                + "<status>open</status></dispute>";
+
+        assertThatThrownBy(() -> WEBHOOKS.forMerchant("m").parse(new HttpHeaders(),
+                form("dispute_opened", subject, "priv_m"))).isInstanceOf(WebhookInvalid.class);
     }
 
     @Test
