@@ -22,6 +22,8 @@ create table disputes (
 create index disputes_merchant_status_created on disputes (merchant_id, status, created_at, id);
 create index disputes_merchant_created on disputes (merchant_id, created_at, id);
 create index disputes_payment on disputes (payment_id);
+-- The console's "needs attention" counts and lists the open ones by evidence due date.
+create index disputes_open_due on disputes (evidence_due_by) where status = 'OPEN';
 
 create table dispute_reports (
     connector  text,
