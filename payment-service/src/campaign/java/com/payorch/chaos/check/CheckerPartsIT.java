@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.chaos.CampaignFacts;
 import com.payorch.chaos.CampaignFacts.PspCharge;
+import com.payorch.chaos.check.Checker.InvariantResult;
 import com.payorch.chaos.check.Operations.Kind;
 import com.payorch.chaos.check.Operations.Operation;
 import com.payorch.chaos.history.HistoryEntry;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,5 +117,46 @@ class CheckerPartsIT {
     private static CampaignFacts facts(List<PspCharge> charges) {
         return new FrozenFacts(new CampaignFacts.Database("jdbc:none", "", "", "none"), List.of(), charges,
                 List.of(), List.of(), Optional.empty());
+    }
+
+    /**
+     * Seed 30465486732991: a hold's cancel recorded while PROCESSING (a version without a transition), its attempt
+     * FAILED, then the merchant's retry, which starts a new hold and clears the cancel. The payment ends with no cancel
+     * requested, yet every event after the cancel carries one version more than its transition's ordinal.
+     */
+    @Test
+    void aCancelRecordedBeforeARetryShiftsTheEventsAfterItEvenWhenTheRetryClearedIt() {
+        String id = "pay_r";
+        List<Snapshot.Transition> transitions = List.of(
+                new Snapshot.Transition(1, id, null, "PENDING", "CREATE", "api", null, 1),
+                new Snapshot.Transition(2, id, "PENDING", "PROCESSING", "SUBMIT", "api", null, 2),
+                new Snapshot.Transition(3, id, "PROCESSING", "FAILED", "FAIL", "webhook", null, 3),
+                new Snapshot.Transition(4, id, "FAILED", "PENDING", "RETRY", "api", null, 4),
+                new Snapshot.Transition(5, id, "PENDING", "PROCESSING", "SUBMIT", "api", null, 5),
+                new Snapshot.Transition(6, id, "PROCESSING", "FAILED", "FAIL", "webhook", null, 6));
+        Snapshot.Payment payment = new Snapshot.Payment(id, "m", "bk", 100, "GBP", "FAILED", 2, "sandbox", null, 0, 0,
+                7, "manual", 0, false, false, "card_declined", null);
+        List<Snapshot.Event> events = new ArrayList<>(List.of(event(1, id, "payment.created", 1),
+                event(2, id, "payment.processing", 2), event(3, id, "payment.failed", 4),
+                event(4, id, "payment.processing", 6), event(5, id, "payment.failed", 7)));
+
+        assertThat(oneEventPerTransition(payment, transitions, events).passed()).isTrue();
+
+        events.remove(3);
+        InvariantResult missing = oneEventPerTransition(payment, transitions, events);
+        assertThat(missing.passed()).isFalse();
+        assertThat(missing.offendingKeys()).containsExactly(id);
+    }
+
+    private static Snapshot.Event event(long seq, String paymentId, String type, long version) {
+        return new Snapshot.Event(seq, "evt_" + seq, "m", type, paymentId, "bk", "{\"version\": " + version + "}");
+    }
+
+    private static InvariantResult oneEventPerTransition(Snapshot.Payment payment,
+                                                         List<Snapshot.Transition> transitions,
+                                                         List<Snapshot.Event> events) {
+        Snapshot db = new Snapshot(List.of(payment), List.of(), transitions, events, List.of(), List.of(), List.of(),
+                List.of(), List.of(), List.of());
+        return new OneEventPerTransition().check(new CheckContext(null, List.of(), List.of(), db, null, List.of()));
     }
 }
