@@ -147,18 +147,17 @@ public class DisputeStore {
 
     /** The dispute the connector knows as {@code connectorReference}, of any merchant. */
     public Mono<Dispute> byReference(String connector, String connectorReference) {
-        return db.sql("select " + COLUMNS + " from disputes where connector = :connector"
-                        + " and connector_reference = :reference")
-                .bind("connector", connector)
-                .bind("reference", connectorReference)
-                .map(DisputeStore::dispute)
-                .one();
+        return byReference(connector, connectorReference, "");
     }
 
     /** The dispute the connector knows as {@code connectorReference}, its row locked. */
     public Mono<Dispute> lockByReference(String connector, String connectorReference) {
+        return byReference(connector, connectorReference, " for update");
+    }
+
+    private Mono<Dispute> byReference(String connector, String connectorReference, String lock) {
         return db.sql("select " + COLUMNS + " from disputes where connector = :connector"
-                        + " and connector_reference = :reference for update")
+                        + " and connector_reference = :reference" + lock)
                 .bind("connector", connector)
                 .bind("reference", connectorReference)
                 .map(DisputeStore::dispute)

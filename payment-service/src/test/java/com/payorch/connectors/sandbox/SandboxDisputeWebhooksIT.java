@@ -106,6 +106,24 @@ class SandboxDisputeWebhooksIT extends ApiTest {
         assertThat(count("select amount_disputed from payments where id = $1", paymentId)).isZero();
     }
 
+    /** One dispute named for two payments is an anomaly for a person, never a failure redelivered for ever. */
+    @Test
+    void aDisputeReferenceAlreadyOfAnotherPaymentIsRejectedAndChangesNothing() {
+        String first = completedPayment();
+        String second = completedPayment();
+        String disputeId = latestChargeOf(first) + "-dispute";
+        sendOk(unique("msg"), dispute("dispute.opened", first, latestChargeOf(first), disputeId), "applied");
+
+        String webhookId = unique("msg");
+        sendOk(webhookId, dispute("dispute.lost", second, latestChargeOf(second), disputeId), "rejected");
+
+        assertThat(disputeRows(second)).isZero();
+        assertThat(disputesOf(first).get(0).path("status").asText()).isEqualTo("OPEN");
+        assertThat(count("select amount_disputed from payments where id = $1", second)).isZero();
+        assertThat(count("select count(*) from webhook_receipts where webhook_id = $1 and outcome = 'rejected'",
+                webhookId)).isEqualTo(1);
+    }
+
     @Test
     void aDisputeOfAChargeTheSandboxNeverMadeIsIgnored() {
         String paymentId = completedPayment();
