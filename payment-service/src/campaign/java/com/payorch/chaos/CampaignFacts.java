@@ -27,6 +27,14 @@ public interface CampaignFacts {
     /** Every record on the events topic, or empty when the campaign ran without Kafka. */
     Optional<List<StreamRecord>> kafkaRecords();
 
+    /**
+     * Every dispute the PSPs (the fakes, and the gateways' side for the sandbox) reported to the service, with the
+     * statuses in the order the PSP reported them; none when the campaign opens no disputes.
+     */
+    default List<PspDispute> pspDisputes() {
+        return List.of();
+    }
+
     /** JDBC access to the service's schema. */
     record Database(String jdbcUrl, String user, String password, String schema) {
     }
@@ -43,6 +51,22 @@ public interface CampaignFacts {
     }
 
     record PspRefund(String pspReference, long amount, String status) {
+    }
+
+    /**
+     * @param connector {@code sandbox}, {@code stripe} or {@code adyen}
+     * @param reference the connector's id of the dispute, as the service keys it (Stripe's {@code dp_…}, the sandbox's
+     *        {@code disputeId}, Adyen's payment pspReference: its dispute reports name the payment)
+     * @param amount the disputed amount (the campaign's currencies have the same minor units at every PSP)
+     * @param statuses {@code OPEN}, {@code WON}, {@code LOST}: what each report said, in the PSP's order
+     * @param acknowledged whether every report was acknowledged by the service (its last status is then the truth)
+     */
+    record PspDispute(String connector, String reference, String paymentId, long amount, List<String> statuses,
+                      boolean acknowledged) {
+
+        public String finalStatus() {
+            return statuses.get(statuses.size() - 1);
+        }
     }
 
     /**

@@ -26,6 +26,8 @@ import java.util.Set;
  *   <li>{@link HoldsWithinAuthorisation}: holds captured within what was authorised, once;</li>
  *   <li>{@link CustomerActionsSettleOnce}: every payment that waited for its customer settled once, as the
  *       customer answered (approved, declined, abandoned until the expiry).</li>
+ *   <li>{@link DisputesOncePerReference}: one dispute per connector dispute reference, as the PSP reported it, and
+ *       every refund granted fits in what the disputes left (refunded + disputed <= captured).</li>
  * </ol>
  * The database is read once, in one REPEATABLE READ transaction ({@link Snapshot}), and the outside world's facts
  * copied once ({@link FrozenFacts}), before any replay is sent. An
@@ -45,7 +47,8 @@ public final class Checker {
             new EventsDelivered(),
             new OneEventPerTransition(),
             new HoldsWithinAuthorisation(),
-            new CustomerActionsSettleOnce());
+            new CustomerActionsSettleOnce(),
+            new DisputesOncePerReference());
 
     private Checker() {
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.chaos.CampaignFacts;
 import com.payorch.chaos.CampaignFacts.PspCharge;
+import com.payorch.chaos.CampaignFacts.PspDispute;
 import com.payorch.chaos.check.Checker.InvariantResult;
 import com.payorch.chaos.check.Operations.Kind;
 import com.payorch.chaos.check.Operations.Operation;
@@ -158,5 +159,90 @@ class CheckerPartsIT {
         Snapshot db = new Snapshot(List.of(payment), List.of(), transitions, events, List.of(), List.of(), List.of(),
                 List.of(), List.of(), List.of());
         return new OneEventPerTransition().check(new CheckContext(null, List.of(), List.of(), db, null, List.of()));
+    }
+
+    // ---- invariant 13: disputes
+
+    private static final String DISPUTED = "pay_d";
+
+    /** A payment of 10000 captured: a refund of 3000, a dispute of 6000 opened, then a refund of 1000 (exactly full). */
+    private static List<Snapshot.Event> disputeHistory() {
+        return new ArrayList<>(List.of(
+                new Snapshot.Event(1, "evt_1", "m", "refund.created", DISPUTED, "bk",
+                        "{\"refundId\": \"re_1\", \"amount\": 3000}"),
+                new Snapshot.Event(2, "evt_2", "m", "dispute.opened", DISPUTED, "bk",
+                        "{\"id\": \"dp_1\", \"amount\": 6000, \"status\": \"OPEN\"}"),
+                new Snapshot.Event(3, "evt_3", "m", "refund.created", DISPUTED, "bk",
+                        "{\"refundId\": \"re_2\", \"amount\": 1000}")));
+    }
+
+    private static InvariantResult disputes(List<Snapshot.Event> events, List<Snapshot.Dispute> rows,
+                                            List<PspDispute> reported) {
+        Snapshot.Payment payment = new Snapshot.Payment(DISPUTED, "m", "bk", 10_000, "EUR", "COMPLETED", 1,
+                "sandbox", null, 4_000 + (events.size() > 3 ? 2_000 : 0), 0, 3, "automatic", 10_000, false, false,
+                null, null, rows.stream().filter(d -> !d.status().equals("WON")).mapToLong(Snapshot.Dispute::amount)
+                .sum());
+        List<Snapshot.Refund> refunds = List.of(
+                new Snapshot.Refund("re_1", DISPUTED, 1, 3_000, "SUCCEEDED", "sandbox", "ch_1", true),
+                new Snapshot.Refund("re_2", DISPUTED, 1, 1_000, "PENDING", "sandbox", "ch_1", true),
+                new Snapshot.Refund("re_3", DISPUTED, 1, 2_000, "PENDING", "sandbox", "ch_1", true));
+        Snapshot db = new Snapshot(List.of(payment), List.of(), List.of(), events, List.of(), refunds, List.of(),
+                List.of(), List.of(), List.of(), rows);
+        CampaignFacts facts = new FrozenFacts(new CampaignFacts.Database("jdbc:none", "", "", "none"), List.of(),
+                List.of(), List.of(), List.of(), Optional.empty(), reported);
+        return new DisputesOncePerReference().check(new CheckContext(facts, List.of(), List.of(), db, null,
+                List.of()));
+    }
+
+    private static Snapshot.Dispute row(String status) {
+        return new Snapshot.Dispute("dp_1", DISPUTED, "sandbox", "ch_1-dispute", 6_000, status);
+    }
+
+    private static PspDispute reported(boolean acknowledged, String... statuses) {
+        return new PspDispute("sandbox", "ch_1-dispute", DISPUTED, 6_000, List.of(statuses), acknowledged);
+    }
+
+    @Test
+    void aRefundGrantedAfterADisputeMayTakeOnlyWhatTheDisputeLeft() {
+        assertThat(disputes(disputeHistory(), List.of(row("OPEN")), List.of(reported(true, "OPEN"))).passed())
+                .isTrue();
+
+        List<Snapshot.Event> beyond = disputeHistory();
+        beyond.add(new Snapshot.Event(4, "evt_4", "m", "refund.created", DISPUTED, "bk",
+                "{\"refundId\": \"re_3\", \"amount\": 2000}"));
+        InvariantResult over = disputes(beyond, List.of(row("OPEN")), List.of(reported(true, "OPEN")));
+        assertThat(over.passed()).isFalse();
+        assertThat(over.detail()).contains("refund re_3", "> captured 10000");
+        assertThat(over.offendingKeys()).containsExactly(DISPUTED);
+    }
+
+    @Test
+    void aDisputeWonBeforeARefundGivesItsMoneyBack() {
+        List<Snapshot.Event> events = disputeHistory();
+        events.add(2, new Snapshot.Event(5, "evt_5", "m", "dispute.won", DISPUTED, "bk",
+                "{\"id\": \"dp_1\", \"amount\": 6000, \"status\": \"WON\"}"));
+        events.add(new Snapshot.Event(6, "evt_6", "m", "refund.created", DISPUTED, "bk",
+                "{\"refundId\": \"re_3\", \"amount\": 2000}"));
+
+        assertThat(disputes(events, List.of(row("WON")), List.of(reported(true, "OPEN", "WON"))).passed()).isTrue();
+    }
+
+    @Test
+    void eachReportedDisputeIsOneRowWithThePspsLastStatusAndNoOtherRowExists() {
+        InvariantResult stale = disputes(disputeHistory(), List.of(row("OPEN")), List.of(reported(true, "OPEN",
+                "LOST")));
+        assertThat(stale.passed()).isFalse();
+        assertThat(stale.detail()).contains("status OPEN, the PSP reported [OPEN, LOST]");
+
+        assertThat(disputes(disputeHistory(), List.of(row("OPEN")), List.of(reported(false, "OPEN", "LOST")))
+                .passed()).as("a last report not yet acknowledged: an earlier status is fine").isTrue();
+
+        InvariantResult missing = disputes(disputeHistory(), List.of(), List.of(reported(true, "OPEN")));
+        assertThat(missing.passed()).isFalse();
+        assertThat(missing.detail()).contains("0 rows");
+
+        InvariantResult unknown = disputes(disputeHistory(), List.of(row("OPEN")), List.of());
+        assertThat(unknown.passed()).isFalse();
+        assertThat(unknown.detail()).contains("a dispute no PSP reported");
     }
 }

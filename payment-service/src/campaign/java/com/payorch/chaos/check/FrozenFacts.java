@@ -10,11 +10,19 @@ import java.util.Optional;
  */
 record FrozenFacts(Database database, List<String> instanceBaseUrls, List<PspCharge> pspCharges,
                    List<ReceivedMail> mails, List<ReceivedDelivery> merchantDeliveries,
-                   Optional<List<StreamRecord>> kafkaRecords) implements CampaignFacts {
+                   Optional<List<StreamRecord>> kafkaRecords, List<PspDispute> pspDisputes)
+        implements CampaignFacts {
+
+    FrozenFacts(Database database, List<String> instanceBaseUrls, List<PspCharge> pspCharges,
+                List<ReceivedMail> mails, List<ReceivedDelivery> merchantDeliveries,
+                Optional<List<StreamRecord>> kafkaRecords) {
+        this(database, instanceBaseUrls, pspCharges, mails, merchantDeliveries, kafkaRecords, List.of());
+    }
 
     static FrozenFacts of(CampaignFacts facts) {
         return new FrozenFacts(facts.database(), List.copyOf(facts.instanceBaseUrls()),
                 List.copyOf(facts.pspCharges()), List.copyOf(facts.mails()),
-                List.copyOf(facts.merchantDeliveries()), facts.kafkaRecords().map(List::copyOf));
+                List.copyOf(facts.merchantDeliveries()), facts.kafkaRecords().map(List::copyOf),
+                List.copyOf(facts.pspDisputes()));
     }
 }

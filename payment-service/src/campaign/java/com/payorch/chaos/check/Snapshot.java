@@ -28,7 +28,15 @@ record Snapshot(
         List<IdempotencyKey> idempotencyKeys,
         List<SandboxCharge> sandboxCharges,
         List<SandboxRefund> sandboxRefunds,
-        List<Delivery> deliveries) {
+        List<Delivery> deliveries,
+        List<Dispute> disputes) {
+
+    Snapshot(List<Payment> payments, List<Attempt> attempts, List<Transition> transitions, List<Event> events,
+             List<Booking> bookings, List<Refund> refunds, List<IdempotencyKey> idempotencyKeys,
+             List<SandboxCharge> sandboxCharges, List<SandboxRefund> sandboxRefunds, List<Delivery> deliveries) {
+        this(payments, attempts, transitions, events, bookings, refunds, idempotencyKeys, sandboxCharges,
+                sandboxRefunds, deliveries, List.of());
+    }
 
     /**
      * @param amountCaptured what was taken (a COMPLETED automatic payment: its amount)
@@ -36,11 +44,21 @@ record Snapshot(
      * @param cancelRequested a cancel was recorded (and may still be sent)
      * @param failureReason why it FAILED (null otherwise)
      * @param returnUrl where the customer returns after acting (null: the customer cannot act)
+     * @param amountDisputed what its OPEN and LOST disputes hold (V24)
      */
     record Payment(String id, String merchantId, String bookingId, long amount, String currency, String status,
                    int attempt, String connector, String customerEmail, long amountReserved, long amountRefunded,
                    long version, String captureMethod, long amountCaptured, boolean authorized,
-                   boolean cancelRequested, String failureReason, String returnUrl) {
+                   boolean cancelRequested, String failureReason, String returnUrl, long amountDisputed) {
+
+        Payment(String id, String merchantId, String bookingId, long amount, String currency, String status,
+                int attempt, String connector, String customerEmail, long amountReserved, long amountRefunded,
+                long version, String captureMethod, long amountCaptured, boolean authorized,
+                boolean cancelRequested, String failureReason, String returnUrl) {
+            this(id, merchantId, bookingId, amount, currency, status, attempt, connector, customerEmail,
+                    amountReserved, amountRefunded, version, captureMethod, amountCaptured, authorized,
+                    cancelRequested, failureReason, returnUrl, 0);
+        }
 
         Payment(String id, String merchantId, String bookingId, long amount, String currency, String status,
                 int attempt, String connector, String customerEmail, long amountReserved, long amountRefunded,
@@ -93,6 +111,10 @@ record Snapshot(
     record Delivery(String eventId, String merchantId, int attempt, String status, Integer responseStatus) {
     }
 
+    record Dispute(String id, String paymentId, String connector, String connectorReference, long amount,
+                   String status) {
+    }
+
     static Snapshot read(CampaignFacts.Database database) {
         try (Connection connection = DriverManager.getConnection(database.jdbcUrl(), database.user(),
                 database.password())) {
@@ -117,13 +139,13 @@ record Snapshot(
                                 select id, merchant_id, booking_id, amount, currency, status, attempt, connector,
                                        customer_email, amount_reserved, amount_refunded, version, capture_method,
                                        amount_captured, authorized_at is not null, cancel_requested_at is not null,
-                                       failure_reason, return_url
+                                       failure_reason, return_url, amount_disputed
                                 from payments order by created_at, id""",
                                 rs -> new Payment(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
                                         rs.getString(5).trim(), rs.getString(6), rs.getInt(7), rs.getString(8),
                                         rs.getString(9), rs.getLong(10), rs.getLong(11), rs.getLong(12),
                                         rs.getString(13), rs.getLong(14), rs.getBoolean(15), rs.getBoolean(16),
-                                        rs.getString(17), rs.getString(18))),
+                                        rs.getString(17), rs.getString(18), rs.getLong(19))),
                         list(connection, """
                                 select payment_id, number, connector, reference, status, orphaned_at is not null
                                 from payment_attempts order by payment_id, number""",
@@ -178,7 +200,12 @@ record Snapshot(
                                 select event_id, merchant_id, attempt, status, response_status
                                 from webhook_deliveries order by event_id, attempt""",
                                 rs -> new Delivery(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
-                                        (Integer) rs.getObject(5))));
+                                        (Integer) rs.getObject(5))),
+                        list(connection, """
+                                select id, payment_id, connector, connector_reference, amount, status
+                                from disputes order by created_at, id""",
+                                rs -> new Dispute(rs.getString(1), rs.getString(2), rs.getString(3),
+                                        rs.getString(4), rs.getLong(5), rs.getString(6))));
                 connection.commit();
                 return snapshot;
             } finally {

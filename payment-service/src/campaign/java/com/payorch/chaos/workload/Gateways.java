@@ -38,6 +38,10 @@ import tools.jackson.databind.JsonNode;
  * The two messages of a charge are queued in random order (an outcome may come before {@code processing}).
  * What the nemesis makes the PSPs do ({@link com.payorch.chaos.world.PspFaults}) is carried out here too: webhooks
  * held during a PSP's outage, given-up attempts charged late, clients' refunds reported failed after they succeeded.
+ * Card holders dispute charges: every sandbox payment made with {@code pm_card_disputed} and one in ten other
+ * completed automatic payments at the sandbox, Stripe and Adyen get a dispute reported step by step (opened, then
+ * won, lost, or lost and reversed; at times the close before the open), recorded in the PSPs' dispute ledger
+ * ({@link com.payorch.chaos.world.PspDisputes}) for the checker.
  * Delivered messages are what the clients' webhook steps redeliver (duplicated, reordered, late).
  */
 final class Gateways {
@@ -106,6 +110,7 @@ final class Gateways {
         pending += stripe(settleAfter);
         pending += adyen(now || rounds++ % 20 == 0);
         sandbox(now ? 0 : 700);
+        pending += disputes(now);
         deliver();
         synchronized (undelivered) {
             return pending + undelivered.size();
@@ -165,6 +170,7 @@ final class Gateways {
                 synchronized (delivered) {
                     delivered.add(message);
                 }
+                targets.pspFaults().disputes().acknowledged(key);
                 Payment payment = known.payment(message.paymentId());
                 if (payment != null && (answer.body().contains("applied") || message.connector().equals("adyen"))) {
                     refresh(payment);
@@ -440,8 +446,7 @@ final class Gateways {
         int pending = 0;
         // Adyen's answers to the service's cancels by reference (give-up without a look-up): TECHNICAL_CANCEL, as
         // the fake queued it; kept until the payment's merchant is known.
-        adyen.takeNotifications().stream().filter(item -> "TECHNICAL_CANCEL".equals(item.get("eventCode")))
-                .forEach(adyenCancels::add);
+        takeAdyenNotifications(adyen);
         for (Map<String, Object> item : List.copyOf(adyenCancels)) {
             String paymentId = String.valueOf(item.get("merchantReference"));
             Merchant merchant = merchantOf(paymentId, "adyen");
@@ -519,6 +524,23 @@ final class Gateways {
             }
         }
         return pending;
+    }
+
+    /**
+     * What the Adyen fake has to send: TECHNICAL_CANCELs are kept for {@link #adyen}; dispute items are answered
+     * (the items {@link #disputes} just made). Others (CANCEL_OR_REFUND) the campaign does not send.
+     */
+    private List<Map<String, Object>> takeAdyenNotifications(FakeAdyen adyen) {
+        List<Map<String, Object>> disputeItems = new ArrayList<>();
+        for (Map<String, Object> item : adyen.takeNotifications()) {
+            String code = String.valueOf(item.get("eventCode"));
+            if (code.equals("TECHNICAL_CANCEL")) {
+                adyenCancels.add(item);
+            } else if (ADYEN_DISPUTE_STATUS.containsKey(code)) {
+                disputeItems.add(item);
+            }
+        }
+        return disputeItems;
     }
 
     private Message adyenMessage(String key, Merchant merchant, String paymentId, Map<String, Object> item) {
@@ -677,6 +699,172 @@ final class Gateways {
         body.put("data", data);
         return new Message(webhookId, "sandbox", payment.merchant, payment.id, "/v1/webhooks/sandbox",
                 Known.JSON.writeValueAsString(body), webhookId, order++);
+    }
+
+    // ---- disputes (issue 25)
+
+    /** Of the completed automatic payments not made with {@code pm_card_disputed}, the share (percent) disputed. */
+    static final int DISPUTE_SHARE = 10;
+    private static final Set<String> DISPUTABLE = Set.of("sandbox", "stripe", "adyen");
+    /** The dispute status each Adyen dispute notification reports, as the service maps them (AdyenWebhooks). */
+    private static final Map<String, String> ADYEN_DISPUTE_STATUS = Map.of(
+            "NOTIFICATION_OF_CHARGEBACK", "OPEN", "REQUEST_FOR_INFORMATION", "OPEN", "CHARGEBACK", "LOST",
+            "SECOND_CHARGEBACK", "LOST", "PREARBITRATION_LOST", "LOST", "CHARGEBACK_REVERSED", "WON",
+            "PREARBITRATION_WON", "WON");
+
+    /** A dispute being reported: the PSP's steps still to come ({@code opened}/{@code open}, {@code won}, ...). */
+    private static final class Disputing {
+        final Payment payment;
+        final String connector;
+        final long amount;
+        final java.util.ArrayDeque<String> steps;
+        final List<String> keys = new ArrayList<>();
+        @Nullable String reference;
+        long nextAt;
+        int reported;
+
+        Disputing(Payment payment, long amount, List<String> steps, long nextAt) {
+            this.payment = payment;
+            this.connector = payment.connector;
+            this.amount = amount;
+            this.steps = new java.util.ArrayDeque<>(steps);
+            this.nextAt = nextAt;
+        }
+    }
+
+    private final Set<String> disputeConsidered = new java.util.HashSet<>();
+    private final List<Disputing> disputing = new ArrayList<>();
+
+    /**
+     * Opens disputes of payments seen COMPLETED (not while the gateways only settle what is left: {@code now}) and
+     * reports each open dispute's next step once its earlier reports were acknowledged. Answers how many disputes
+     * still have steps to report.
+     */
+    private int disputes(boolean now) {
+        long at = System.currentTimeMillis();
+        if (!now) {
+            for (Payment payment : known.payments()) {
+                if (!"COMPLETED".equals(payment.status) || payment.manual() || payment.chargedReference == null
+                        || payment.connector == null || !DISPUTABLE.contains(payment.connector)
+                        || !disputeConsidered.add(payment.id)) {
+                    continue;
+                }
+                boolean always = payment.paymentMethod.equals("pm_card_disputed");
+                if (always || random.nextInt(100) < DISPUTE_SHARE) {
+                    // pm_card_disputed: the sandbox disputes the whole charge itself too (same webhook ids)
+                    long amount = always || random.nextInt(100) < 60 ? payment.amount
+                            : Math.max(1, payment.amount * (1 + random.nextInt(99)) / 100);
+                    disputing.add(new Disputing(payment, amount, disputePlan(payment.connector, always),
+                            at + 300 + random.nextInt(2_000)));
+                }
+            }
+        }
+        int left = 0;
+        for (Disputing dispute : disputing) {
+            if (dispute.steps.isEmpty()) {
+                continue;
+            }
+            left++;
+            if (timeUp() || (!now && at < dispute.nextAt) || !disputeAcknowledged(dispute)) {
+                continue;
+            }
+            // At times the close comes before the open (the service must create it closed).
+            boolean burst = dispute.reported == 0 && dispute.steps.size() > 1 && random.nextInt(100) < 30;
+            List<Message> reports = new ArrayList<>();
+            try {
+                reports.addAll(reportStep(dispute));
+                if (burst) {
+                    reports.addAll(reportStep(dispute));
+                }
+            } catch (RuntimeException e) {
+                dispute.steps.clear(); // a fake that cannot dispute this charge: what was reported still goes out
+                targets.pspFaults().note("dispute of " + dispute.payment.id + " not reported further: " + e);
+            }
+            queueInRandomOrder(reports);
+            dispute.nextAt = at + 300 + random.nextInt(2_000);
+        }
+        return left;
+    }
+
+    private List<String> disputePlan(String connector, boolean alwaysLost) {
+        int roll = random.nextInt(100);
+        if (connector.equals("adyen")) {
+            return roll < 30 ? List.of("NOTIFICATION_OF_CHARGEBACK", "CHARGEBACK")
+                    : roll < 50 ? List.of("NOTIFICATION_OF_CHARGEBACK", "CHARGEBACK", "CHARGEBACK_REVERSED")
+                    : roll < 65 ? List.of("CHARGEBACK", "CHARGEBACK_REVERSED", "SECOND_CHARGEBACK")
+                    : roll < 80 ? List.of("REQUEST_FOR_INFORMATION", "CHARGEBACK", "PREARBITRATION_WON")
+                    : roll < 90 ? List.of("NOTIFICATION_OF_CHARGEBACK") : List.of("CHARGEBACK");
+        }
+        String open = connector.equals("stripe") ? "open" : "opened";
+        if (alwaysLost) {
+            return List.of(open, "lost"); // as the sandbox's own pm_card_disputed
+        }
+        return roll < 40 ? List.of(open, "lost") : roll < 70 ? List.of(open, "won")
+                : roll < 90 ? List.of(open, "lost", "won") : List.of(open);
+    }
+
+    private boolean disputeAcknowledged(Disputing dispute) {
+        synchronized (undelivered) {
+            return dispute.keys.stream().noneMatch(undelivered::contains);
+        }
+    }
+
+    /** Has the PSP take the dispute's next step: its messages (not queued yet), recorded in the PSPs' ledger. */
+    private List<Message> reportStep(Disputing dispute) {
+        String step = dispute.steps.poll();
+        Payment payment = dispute.payment;
+        List<Message> out = new ArrayList<>();
+        String status;
+        switch (dispute.connector) {
+            case "stripe" -> {
+                FakeStripe stripe = targets.stripe();
+                Map<String, Object> disputed = step.equals("open")
+                        ? stripe.dispute(payment.chargedReference, dispute.amount, "fraudulent")
+                        : stripe.closeDispute(dispute.reference, step);
+                dispute.reference = String.valueOf(disputed.get("id"));
+                for (FakeStripe.SentEvent event : stripe.disputeEventsOf(dispute.reference)) {
+                    String key = "stripe:" + event.id();
+                    if (!messages.containsKey(key) && out.stream().noneMatch(m -> m.key().equals(key))) {
+                        out.add(new Message(key, "stripe", payment.merchant, payment.id,
+                                "/v1/webhooks/stripe/" + payment.merchant.id(), event.payload(), null, order++));
+                    }
+                }
+                status = step.equals("open") ? "OPEN" : step.toUpperCase(java.util.Locale.ROOT);
+            }
+            case "adyen" -> {
+                FakeAdyen adyen = targets.adyen();
+                adyen.chargeback(payment.chargedReference, step, dispute.amount, "10.4");
+                dispute.reference = payment.chargedReference;
+                for (Map<String, Object> item : takeAdyenNotifications(adyen)) {
+                    out.add(adyenMessage("adyen:" + item.get("pspReference") + ":" + item.get("eventCode"),
+                            payment.merchant, payment.id, item));
+                }
+                status = ADYEN_DISPUTE_STATUS.get(step);
+            }
+            default -> {
+                String chargeId = payment.chargedReference;
+                dispute.reference = chargeId + "-dispute";
+                Map<String, Object> data = new LinkedHashMap<>();
+                data.put("paymentId", payment.id);
+                data.put("chargeId", chargeId);
+                data.put("disputeId", dispute.reference);
+                data.put("amount", dispute.amount);
+                data.put("currency", payment.currency);
+                data.put("reason", "fraudulent");
+                data.put("evidenceDueBy", Instant.now().plus(java.time.Duration.ofDays(7)).toString());
+                out.add(sandboxMessage(payment, "msg_" + chargeId + "_dispute_" + step,
+                        "dispute." + step, data));
+                status = step.equals("opened") ? "OPEN" : step.toUpperCase(java.util.Locale.ROOT);
+            }
+        }
+        dispute.reported++;
+        List<String> keys = out.stream().map(Message::key).toList();
+        dispute.keys.addAll(keys);
+        targets.pspFaults().disputes().reported(dispute.connector, dispute.reference, payment.id, dispute.amount,
+                status, keys);
+        targets.pspFaults().note("dispute " + dispute.connector + " " + dispute.reference + " of " + payment.id
+                + " " + step);
+        return out;
     }
 
     // ---- whose payment

@@ -50,7 +50,8 @@ class PlanIT {
             }
             return all;
         };
-        assertThat(tokens.apply("sandbox")).contains("pm_card_ok", "pm_card_declined", "pm_card_refund_fails");
+        assertThat(tokens.apply("sandbox")).contains("pm_card_ok", "pm_card_declined", "pm_card_refund_fails",
+                "pm_card_disputed");
         assertThat(tokens.apply("stripe")).contains("pm_card_visa", "pm_card_chargeDeclined", "pm_card_processing",
                 "pm_card_refundFails");
         assertThat(tokens.apply("adyen")).contains("pm_card_visa", "pm_card_chargeDeclined", "pm_card_processing");

@@ -591,8 +591,8 @@ public final class Workload {
         String first = merchant.routing().split(",")[0].trim();
         boolean failover = merchant.routing().contains(",");
         return switch (first) {
-            case "sandbox" -> roll < 55 ? "pm_card_ok" : roll < 80 ? "pm_card_declined" : roll < 95
-                    ? "pm_card_refund_fails" : "pm_card_ok_wl";
+            case "sandbox" -> roll < 50 ? "pm_card_ok" : roll < 55 ? "pm_card_disputed" : roll < 80 ? "pm_card_declined"
+                    : roll < 95 ? "pm_card_refund_fails" : "pm_card_ok_wl";
             case "adyen" -> roll < 60 ? "pm_card_visa" : roll < 80 ? "pm_card_chargeDeclined" : "pm_card_processing";
             default -> roll < 55 ? "pm_card_visa" : roll < 75 ? "pm_card_chargeDeclined" : roll < 90 || failover
                     ? "pm_card_processing" : roll < 95 ? "pm_card_refundFails" : "pm_card_authenticationRequired";

@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       Adyen {@code REFUND_FAILED});</li>
  *   <li>forgotten keys: the PSP no longer honours keys older than its lifetime.</li>
  * </ul>
- * What the gateways did is {@link #note noted}, for the nemesis's heal entry.
+ * What the gateways did is {@link #note noted}, for the nemesis's heal entry. The disputes the PSPs report (no fault:
+ * card holders dispute charges) are kept here too, {@link #disputes}, as the one ledger the gateways and the checker
+ * share.
  */
 public final class PspFaults {
 
@@ -33,6 +35,7 @@ public final class PspFaults {
     private final Set<String> lateSuccesses = ConcurrentHashMap.newKeySet();
     private final AtomicInteger reversalsWanted = new AtomicInteger();
     private final List<String> notes = new ArrayList<>();
+    private final PspDisputes disputes = new PspDisputes();
     private final IdempotencyKeyMemory stripeKeys;
     private final LateCharger charger;
 
@@ -93,6 +96,10 @@ public final class PspFaults {
     /** Wanted reversals no refund was found for, dropped (when the world heals for good). */
     public int dropReversals() {
         return reversalsWanted.getAndSet(0);
+    }
+
+    public PspDisputes disputes() {
+        return disputes;
     }
 
     public IdempotencyKeyMemory stripeKeys() {

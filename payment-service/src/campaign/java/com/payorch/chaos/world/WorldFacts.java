@@ -55,6 +55,11 @@ public final class WorldFacts implements CampaignFacts {
         return world.instanceBaseUrls();
     }
 
+    @Override
+    public List<PspDispute> pspDisputes() {
+        return world.pspFaults().disputes().all();
+    }
+
     /**
      * Stripe: every PaymentIntent that took money or is processing (a declined one holds none), {@code succeeded}
      * when its status is {@code succeeded}. Adyen: every payment it processed, {@code succeeded} when
