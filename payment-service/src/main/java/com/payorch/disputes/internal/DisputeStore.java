@@ -136,9 +136,14 @@ public class DisputeStore {
                 .one();
     }
 
-    /** Locks the payment row (FOR UPDATE); empty when there is no such payment. */
+    /**
+     * Locks the payment row; empty when there is no such payment. FOR NO KEY UPDATE, the lock every UPDATE of the row
+     * takes: the caller's transaction already holds a KEY SHARE lock on it (its webhook receipt references the
+     * payment), and so may a concurrent delivery's; two of them asking FOR UPDATE (which conflicts with KEY SHARE)
+     * deadlocked.
+     */
     public Mono<LockedPayment> lockPayment(String paymentId) {
-        return db.sql("select id, merchant_id, booking_id from payments where id = :id for update")
+        return db.sql("select id, merchant_id, booking_id from payments where id = :id for no key update")
                 .bind("id", paymentId)
                 .map(row -> new LockedPayment(row.get("id", String.class), row.get("merchant_id", String.class),
                         row.get("booking_id", String.class)))
