@@ -187,7 +187,7 @@ class CheckerPartsIT {
                 new Snapshot.Refund("re_2", DISPUTED, 1, 1_000, "PENDING", "sandbox", "ch_1", true),
                 new Snapshot.Refund("re_3", DISPUTED, 1, 2_000, "PENDING", "sandbox", "ch_1", true));
         Snapshot db = new Snapshot(List.of(payment), List.of(), List.of(), events, List.of(), refunds, List.of(),
-                List.of(), List.of(), List.of(), rows);
+                List.of(), List.of(), List.of(), rows, List.of());
         CampaignFacts facts = new FrozenFacts(new CampaignFacts.Database("jdbc:none", "", "", "none"), List.of(),
                 List.of(), List.of(), List.of(), Optional.empty(), reported);
         return new DisputesOncePerReference().check(new CheckContext(facts, List.of(), List.of(), db, null,
@@ -244,5 +244,18 @@ class CheckerPartsIT {
         InvariantResult unknown = disputes(disputeHistory(), List.of(row("OPEN")), List.of());
         assertThat(unknown.passed()).isFalse();
         assertThat(unknown.detail()).contains("a dispute no PSP reported");
+    }
+
+    @Test
+    void theSandboxsOwnDisputeOfAPmCardDisputedChargeIsExpectedEvenIfTheGatewaysNeverSawThePayment() {
+        List<PspDispute> expected = DisputesOncePerReference.withTheSandboxsOwn(List.of(),
+                List.of(new Snapshot.SandboxDisputed("ch_9", "pay_9", 2_500, true)));
+
+        assertThat(expected).containsExactly(new PspDispute("sandbox", "ch_9-dispute", "pay_9", 2_500,
+                List.of("OPEN", "LOST"), true));
+        assertThat(DisputesOncePerReference.withTheSandboxsOwn(List.of(new PspDispute("sandbox", "ch_9-dispute",
+                "pay_9", 2_500, List.of("OPEN", "LOST"), true)), List.of(new Snapshot.SandboxDisputed("ch_9",
+                "pay_9", 2_500, false)))).as("the gateways' acknowledged reports count").extracting(
+                PspDispute::acknowledged).containsExactly(true);
     }
 }

@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * refunded + disputed <= captured.
  *
  * <ul>
- *   <li>Every dispute the PSPs reported ({@link com.payorch.chaos.CampaignFacts#pspDisputes}) is exactly one row
+ *   <li>Every dispute the PSPs reported ({@link com.payorch.chaos.CampaignFacts#pspDisputes}, and the sandbox's own
+ *       dispute of every {@code pm_card_disputed} charge that succeeded: opened, then lost) is exactly one row
  *       (connector, reference), of the payment the PSP named, with the PSP's amount; its status is the PSP's last one
  *       when every report was acknowledged, else one the PSP reported. No row names a dispute no PSP reported.</li>
  *   <li>Each payment's {@code amount_disputed} is the sum of its OPEN and LOST disputes.</li>
@@ -49,7 +50,7 @@ final class DisputesOncePerReference implements Invariant {
         Map<String, List<Snapshot.Dispute>> rows = db.disputes().stream()
                 .collect(Collectors.groupingBy(d -> d.connector() + ":" + d.connectorReference(), LinkedHashMap::new,
                         Collectors.toList()));
-        List<PspDispute> reported = context.facts().pspDisputes();
+        List<PspDispute> reported = withTheSandboxsOwn(context.facts().pspDisputes(), db.sandboxDisputed());
         Map<String, Integer> finals = new TreeMap<>();
         for (PspDispute psp : reported) {
             List<Snapshot.Dispute> own = rows.getOrDefault(psp.connector() + ":" + psp.reference(), List.of());
@@ -96,6 +97,24 @@ final class DisputesOncePerReference implements Invariant {
                 + (problems.isEmpty() ? ": one row each, as reported; refunded + disputed <= captured"
                         : "; " + problems.size() + " problems, first: " + problems.get(0));
         return new InvariantResult(name(), problems.isEmpty(), detail, offending);
+    }
+
+    /**
+     * The sandbox disputes every {@code pm_card_disputed} charge that succeeded itself (its webhooks acknowledged once
+     * the charge's are finished), also of payments the gateways never saw completed; the gateways report the same
+     * steps under the same webhook ids for the ones they saw.
+     */
+    static List<PspDispute> withTheSandboxsOwn(List<PspDispute> ledger, List<Snapshot.SandboxDisputed> disputed) {
+        Map<String, PspDispute> all = new LinkedHashMap<>();
+        ledger.forEach(d -> all.put(d.connector() + ":" + d.reference(), d));
+        for (Snapshot.SandboxDisputed charge : disputed) {
+            String reference = charge.chargeId() + "-dispute";
+            PspDispute gateways = all.get("sandbox:" + reference);
+            boolean acknowledged = charge.webhooksFinished() || gateways != null && gateways.acknowledged();
+            all.put("sandbox:" + reference, new PspDispute("sandbox", reference, charge.paymentId(), charge.amount(),
+                    List.of("OPEN", "LOST"), acknowledged));
+        }
+        return List.copyOf(all.values());
     }
 
     private static String judge(PspDispute psp, List<Snapshot.Dispute> own) {

@@ -29,13 +29,14 @@ record Snapshot(
         List<SandboxCharge> sandboxCharges,
         List<SandboxRefund> sandboxRefunds,
         List<Delivery> deliveries,
-        List<Dispute> disputes) {
+        List<Dispute> disputes,
+        List<SandboxDisputed> sandboxDisputed) {
 
     Snapshot(List<Payment> payments, List<Attempt> attempts, List<Transition> transitions, List<Event> events,
              List<Booking> bookings, List<Refund> refunds, List<IdempotencyKey> idempotencyKeys,
              List<SandboxCharge> sandboxCharges, List<SandboxRefund> sandboxRefunds, List<Delivery> deliveries) {
         this(payments, attempts, transitions, events, bookings, refunds, idempotencyKeys, sandboxCharges,
-                sandboxRefunds, deliveries, List.of());
+                sandboxRefunds, deliveries, List.of(), List.of());
     }
 
     /**
@@ -113,6 +114,15 @@ record Snapshot(
 
     record Dispute(String id, String paymentId, String connector, String connectorReference, long amount,
                    String status) {
+    }
+
+    /**
+     * A sandbox charge made with {@code pm_card_disputed} that succeeded: the sandbox reports its dispute itself
+     * (opened, then lost), whether or not the campaign's gateways saw the payment completed.
+     *
+     * @param webhooksFinished whether the sandbox delivered all of the charge's webhooks (its dispute's included)
+     */
+    record SandboxDisputed(String chargeId, String paymentId, long amount, boolean webhooksFinished) {
     }
 
     static Snapshot read(CampaignFacts.Database database) {
@@ -205,7 +215,13 @@ record Snapshot(
                                 select id, payment_id, connector, connector_reference, amount, status
                                 from disputes order by created_at, id""",
                                 rs -> new Dispute(rs.getString(1), rs.getString(2), rs.getString(3),
-                                        rs.getString(4), rs.getLong(5), rs.getString(6))));
+                                        rs.getString(4), rs.getLong(5), rs.getString(6))),
+                        list(connection, """
+                                select id, payment_id, amount, webhooks_finished_at is not null from sandbox_charges
+                                where payment_method = 'pm_card_disputed' and status = 'succeeded'
+                                order by created_at, id""",
+                                rs -> new SandboxDisputed(rs.getString(1), rs.getString(2), rs.getLong(3),
+                                        rs.getBoolean(4))));
                 connection.commit();
                 return snapshot;
             } finally {
