@@ -30,14 +30,18 @@ import org.springframework.transaction.CannotCreateTransactionException;
  */
 public final class DatabaseErrors {
 
+    /** read_only_sql_transaction: "cannot execute INSERT in a read-only transaction". */
+    public static final String READ_ONLY_SQL_TRANSACTION = "25006";
+
     /**
      * SQLSTATEs of a database that cannot serve now: class 08 (connection exception), class 53 (insufficient
      * resources, e.g. 53300 too many connections), class 57 (operator intervention: 57P01 admin shutdown, 57P02
      * crash shutdown, 57P03 "the database system is starting up", 57014 statement timeout), 55P03 (lock timeout),
-     * 58030 (I/O error).
+     * 58030 (I/O error), and {@value #READ_ONLY_SQL_TRANSACTION} (the server takes no writes: a primary demoted or
+     * fenced during a failover, or a standby).
      */
     private static final Set<String> UNAVAILABLE_CLASSES = Set.of("08", "53", "57");
-    private static final Set<String> UNAVAILABLE_STATES = Set.of("55P03", "58030");
+    private static final Set<String> UNAVAILABLE_STATES = Set.of("55P03", "58030", READ_ONLY_SQL_TRANSACTION);
 
     /**
      * SQLSTATEs of text PostgreSQL cannot store: 22021 character_not_in_repertoire (r2dbc-postgresql reports U+0000
@@ -70,6 +74,14 @@ public final class DatabaseErrors {
             }
         }
         return false;
+    }
+
+    /**
+     * The server refused a write because it is read-only now (a demoted or fenced primary, a standby): every
+     * connection to it is useless for this service, whose requests write.
+     */
+    public static boolean isServerReadOnly(Throwable error) {
+        return READ_ONLY_SQL_TRANSACTION.equals(sqlState(error));
     }
 
     /** The database refused a character of the request's text (U+0000, or not valid in UTF-8): the client's fault. */

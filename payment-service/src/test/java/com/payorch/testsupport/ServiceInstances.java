@@ -29,9 +29,14 @@ public final class ServiceInstances implements AutoCloseable {
      * @param arguments the test's own settings, as {@code --key=value}
      */
     public static ServiceInstances start(int count, String schema, List<String> arguments) {
+        return start(count, TestDatabase.get(), schema, arguments);
+    }
+
+    /** As {@link #start(int, String, List)}, on another database than the shared test database. */
+    public static ServiceInstances start(int count, TestDatabase database, String schema, List<String> arguments) {
         ServiceInstances instances = new ServiceInstances();
         for (int i = 0; i < count; i++) {
-            List<String> all = commandLine(schema, arguments);
+            List<String> all = commandLine(database, schema, arguments);
             ConfigurableApplicationContext context = new SpringApplicationBuilder(PaymentServiceApplication.class)
                     .run(all.toArray(String[]::new));
             instances.contexts.add(context);
@@ -46,7 +51,11 @@ public final class ServiceInstances implements AutoCloseable {
      * set {@code --server.port}): also used by {@link ServiceJvm} for an instance in a JVM of its own.
      */
     public static List<String> commandLine(String schema, List<String> arguments) {
-        TestDatabase database = TestDatabase.get();
+        return commandLine(TestDatabase.get(), schema, arguments);
+    }
+
+    /** The command line of an instance on {@code database} (its URLs and credentials) in {@code schema}. */
+    public static List<String> commandLine(TestDatabase database, String schema, List<String> arguments) {
         List<String> all = new ArrayList<>(List.of("--server.port=0",
                 "--server.shutdown=immediate",
                 "--spring.r2dbc.url=" + database.r2dbcUrl(),
