@@ -201,4 +201,23 @@ class HostileFindingsIT extends ApiTest {
 
         assertThat(count("select count(*) from sandbox_page_tokens where charge_id = $1", chargeId)).isZero();
     }
+
+    /**
+     * Found (contract v3): a form to the sandbox's page whose percent-encoding is broken (`token=%zz`, a trailing
+     * `%`) was a 500: Spring's form reader throws URLDecoder's IllegalArgumentException.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token=%zz&decision=approve", "token&decision&=&&==%", "token=a&decision=%E2%8"})
+    void aFormWithBrokenPercentEncodingIsNotUnderstoodNot500(String form) {
+        String paymentId = createPayment(unique("bk_page"), "pm_card_ok");
+        HostileRequest request = new HostileRequest(0, HostileRequest.Category.SANDBOX_PAGE, form, "POST",
+                "/sandbox/authenticate/" + latestChargeOf(paymentId))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body(form.getBytes(StandardCharsets.ISO_8859_1));
+        RawHttp.Response response = send(request);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.header("content-type")).startsWith("text/html");
+        assertThat(response.bodyText()).contains("Nothing was changed");
+    }
 }
