@@ -10,7 +10,9 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.http.MediaType;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.web.reactive.function.BodyInserters;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -178,5 +180,44 @@ class HostileFindingsIT extends ApiTest {
 
         assertThat(response.status()).isEqualTo(404);
         assertThat(response.header("content-type")).startsWith("application/problem+json");
+    }
+
+    /**
+     * Found (contract v3): a correctly signed page token posted for a sandbox charge that no longer waits for its
+     * customer was answered 409 "Nothing was changed", yet its nonce was recorded as used: a row in
+     * sandbox_page_tokens left by a refused request.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"approve", "decline"})
+    void aDecisionOnAChargeThatNoLongerWaitsLeavesNoRow(String decision) {
+        String paymentId = createPayment(unique("bk_page"), "pm_card_ok");
+        String chargeId = latestChargeOf(paymentId);
+        String token = SandboxPageRequests.signedToken(WEBHOOK_SECRET, chargeId, unique("nonce"));
+
+        client.post().uri("/sandbox/authenticate/" + chargeId).contentType(MediaType.APPLICATION_FORM_URLENCODED)
+                .body(BodyInserters.fromFormData("token", token).with("decision", decision)).exchange()
+                .expectStatus().isEqualTo(409)
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_HTML);
+
+        assertThat(count("select count(*) from sandbox_page_tokens where charge_id = $1", chargeId)).isZero();
+    }
+
+    /**
+     * Found (contract v3): a form to the sandbox's page whose percent-encoding is broken (`token=%zz`, a trailing
+     * `%`) was a 500: Spring's form reader throws URLDecoder's IllegalArgumentException.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token=%zz&decision=approve", "token&decision&=&&==%", "token=a&decision=%E2%8"})
+    void aFormWithBrokenPercentEncodingIsNotUnderstoodNot500(String form) {
+        String paymentId = createPayment(unique("bk_page"), "pm_card_ok");
+        HostileRequest request = new HostileRequest(0, HostileRequest.Category.SANDBOX_PAGE, form, "POST",
+                "/sandbox/authenticate/" + latestChargeOf(paymentId))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body(form.getBytes(StandardCharsets.ISO_8859_1));
+        RawHttp.Response response = send(request);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.header("content-type")).startsWith("text/html");
+        assertThat(response.bodyText()).contains("Nothing was changed");
     }
 }

@@ -37,8 +37,10 @@ import tools.jackson.databind.json.JsonMapper;
  * (default 10,000) hostile requests from a few concurrent raw-socket clients to the whole service, with merchants on
  * the sandbox, Stripe and Adyen, and holds every answer to the contract: no 5xx, no connection closed without an
  * answer, every error an {@code application/problem+json} with a code the docs define, no hostile request accepted
- * (replays of applied webhooks answer "duplicate"), and no row added, removed or left behind in any table of the
- * schema. Prints the counts per category and per status.
+ * (replays of applied webhooks answer "duplicate"), no row added, removed or left behind in any table of the schema,
+ * and no payment, dispute or sandbox charge changed. Contract v3 is aimed at through an AUTHORIZED hold, a payment
+ * waiting on the sandbox's 3-D Secure page and an OPEN dispute ({@link V3Targets}). Prints the counts per category
+ * and per status.
  *
  * <p>Long run: {@code ./mvnw -B -o -pl payment-service -am verify -Dit.test=HostileInputIT -Dtest=NoUnitTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false -Dhostile.requests=100000}
@@ -99,7 +101,7 @@ class HostileInputIT extends ApiTest {
     @Test
     void hostileRequestsAtVolumeGetProblemAnswersAndLeaveNoRow() throws Exception {
         HostileRequests.Targets targets = setUp();
-        Map<String, Long> before = awaitQuietRowCounts();
+        Map<String, String> before = awaitQuietSchema();
 
         Results results = new Results();
         long started = System.nanoTime();
@@ -137,7 +139,7 @@ class HostileInputIT extends ApiTest {
         // Nothing a refused request did may remain, now or a little later (background work it might have queued).
         Awaitility.await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> assertThat(rowCounts()).as(this::rowsOfHostileRequests).isEqualTo(before));
+                .untilAsserted(() -> assertThat(schema()).as(this::rowsOfHostileRequests).isEqualTo(before));
         assertThat(count("select count(*) from webhook_signature_failures"))
                 .as("forged webhooks are kept for the console (contract v3, ingestion)").isPositive();
     }
@@ -188,7 +190,57 @@ class HostileInputIT extends ApiTest {
 
         return new HostileRequests.Targets(KEY, List.of(DEMO_KEY, OTHER_KEY, "sk_test_hstripe", "sk_test_hadyen"),
                 paidBooking, completed, 12000, foreign, storedKey, storedBody, WEBHOOK_SECRET, sandboxWebhookId,
-                sandboxBody, "hstripe", STRIPE_WEBHOOK_SECRET, event, "hadyen", ADYEN_ACCOUNT, ADYEN_HMAC, batch);
+                sandboxBody, "hstripe", STRIPE_WEBHOOK_SECRET, event, "hadyen", ADYEN_ACCOUNT, ADYEN_HMAC, batch,
+                setUpV3(completed, foreign));
+    }
+
+    /**
+     * Contract v3's targets: an AUTHORIZED hold, a payment waiting for its customer on the sandbox's page, an OPEN
+     * dispute of the completed payment (opened by a sandbox webhook, replayed later) and one of another merchant's.
+     */
+    private V3Targets setUpV3(String completed, String foreign) {
+        String hold = created(KEY, """
+                {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_ok",
+                 "captureMethod": "manual"}""".formatted(unique("bk_hold"))).get("id").textValue();
+        // the sandbox authorises the hold; its webhook is the test's to send (ApiTest: sandbox webhooks off)
+        sendWebhook(unique("msg_hostile_hold"), webhookBody("payment.authorized", hold, 12000, "JPY"))
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("applied");
+        assertThat(statusOf(hold)).isEqualTo("AUTHORIZED");
+
+        JsonNode awaiting = created(KEY, """
+                {"bookingId": "%s", "amount": 12000, "currency": "JPY", "paymentMethod": "pm_card_3ds",
+                 "returnUrl": "https://shop.example.com/return?order=7"}""".formatted(unique("bk_3ds")));
+        assertThat(awaiting.get("status").textValue()).isEqualTo("REQUIRES_ACTION");
+        String awaitingId = awaiting.get("id").textValue();
+
+        String settledCharge = latestChargeOf(completed);
+        String disputeWebhookId = unique("msg_hostile_dispute");
+        String disputeBody = DisputeRequests.report("dispute.opened", completed, settledCharge, unique("sbdp"),
+                "5000", "JPY", ", \"reason\": \"fraudulent\", \"evidenceDueBy\": \"2026-12-31T23:59:59Z\"");
+        sendWebhook(disputeWebhookId, disputeBody).expectStatus().isOk().expectBody()
+                .jsonPath("$.status").isEqualTo("applied");
+
+        sendWebhook(unique("msg_foreign"), webhookBody("payment.succeeded", foreign, 12000, "JPY"))
+                .expectStatus().isOk();
+        sendWebhook(unique("msg_foreign_dispute"), DisputeRequests.report("dispute.opened", foreign,
+                latestChargeOf(foreign), unique("sbdp"), "1000", "JPY", "")).expectStatus().isOk().expectBody()
+                .jsonPath("$.status").isEqualTo("applied");
+
+        return new V3Targets(hold, 12000, version(hold), awaitingId, version(awaitingId), version(completed),
+                latestChargeOf(awaitingId), settledCharge, onlyDisputeOf(KEY, completed),
+                onlyDisputeOf(DEMO_KEY, foreign), disputeWebhookId, disputeBody);
+    }
+
+    private long version(String paymentId) {
+        return count("select version from payments where id = $1", paymentId);
+    }
+
+    private String onlyDisputeOf(String apiKey, String paymentId) {
+        JsonNode disputes = JSON.readTree(client.get().uri("/v1/payments/" + paymentId + "/disputes")
+                .header("Authorization", "Bearer " + apiKey).exchange().expectStatus().isOk().expectBody()
+                .returnResult().getResponseBody()).path("data");
+        assertThat(disputes.size()).isEqualTo(1);
+        return disputes.get(0).path("id").textValue();
     }
 
     /**
@@ -207,14 +259,41 @@ class HostileInputIT extends ApiTest {
         return JSON.readTree(answer.get());
     }
 
-    /** Row counts once the setup's background work (outbox, deliveries) is done: the same twice, a second apart. */
-    private Map<String, Long> awaitQuietRowCounts() {
-        AtomicReference<Map<String, Long>> last = new AtomicReference<>(Map.of());
+    /**
+     * The schema once the setup's background work (outbox, deliveries, the sandbox settling its charges) is done:
+     * no sandbox charge still processing, and the same twice, a second apart.
+     */
+    private Map<String, String> awaitQuietSchema() {
+        AtomicReference<Map<String, String>> last = new AtomicReference<>(Map.of());
         Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-            Map<String, Long> now = rowCounts();
-            return now.equals(last.getAndSet(now));
+            Map<String, String> now = schema();
+            return count("select count(*) from sandbox_charges where status = 'processing'") == 0
+                    && now.equals(last.getAndSet(now));
         });
         return last.get();
+    }
+
+    /**
+     * What no refused request may change: the row count of every table, and the state of each payment, dispute and
+     * sandbox charge (a capture, cancel, complete or page decision could change one without adding a row).
+     */
+    private Map<String, String> schema() {
+        Map<String, String> schema = new TreeMap<>();
+        rowCounts().forEach((table, rows) -> schema.put("rows " + table, Long.toString(rows)));
+        schema.putAll(states("payment", "select id, status || ' v' || version || ' captured ' || amount_captured"
+                + " || ' capturing ' || coalesce(capture_amount::text, '-') || ' disputed ' || amount_disputed"
+                + " || ' cancel ' || coalesce(cancel_requested_at::text, '-') from payments"));
+        schema.putAll(states("dispute", "select id, status || ' v' || version || ' ' || amount from disputes"));
+        schema.putAll(states("sandbox charge", "select id, status from sandbox_charges"));
+        return schema;
+    }
+
+    private Map<String, String> states(String kind, String sql) {
+        Map<String, String> states = new TreeMap<>();
+        db.sql(sql).map(row -> Map.entry(kind + " " + row.get(0, String.class), row.get(1, String.class))).all()
+                .collectList().block(Duration.ofSeconds(30))
+                .forEach(entry -> states.put(entry.getKey(), entry.getValue()));
+        return states;
     }
 
     /** For a failure message: what the generator's requests left (their idempotency keys name them). */
@@ -223,6 +302,9 @@ class HostileInputIT extends ApiTest {
                         "select idempotency_key || ' ' || request_path || ' ' || coalesce(response_status::text, '-')"
                                 + " || ' ' || coalesce(convert_from(response_body, 'UTF8'), '') from idempotency_keys"
                                 + " where idempotency_key like 'hostile-%' order by 1")
+                .map(row -> row.get(0, String.class)).all().collectList().block(Duration.ofSeconds(30))
+                + "; sandbox page tokens used (charge, time): " + db.sql(
+                        "select charge_id || ' ' || used_at from sandbox_page_tokens order by used_at limit 20")
                 .map(row -> row.get(0, String.class)).all().collectList().block(Duration.ofSeconds(30));
     }
 
@@ -231,7 +313,8 @@ class HostileInputIT extends ApiTest {
         List<String> tables = db.sql("select table_name from information_schema.tables"
                         + " where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1")
                 .map(row -> row.get(0, String.class)).all().collectList().block(Duration.ofSeconds(30));
-        assertThat(tables).contains("payments", "idempotency_keys", "webhook_receipts", "events");
+        assertThat(tables).contains("payments", "idempotency_keys", "webhook_receipts", "events", "refunds",
+                "disputes", "dispute_reports", "sandbox_charges", "sandbox_page_tokens");
         Map<String, Long> counts = new TreeMap<>();
         for (String table : tables) {
             counts.put(table, count(switch (table) {
@@ -295,6 +378,10 @@ class HostileInputIT extends ApiTest {
                     // Spring Security's 403 "Access Denied" (docs/reliability.md, known gaps)
                     return null;
                 }
+                if (request.isSandboxPage() && type != null && type.startsWith("text/html")) {
+                    // the sandbox's 3-D Secure page answers the customer's browser in HTML (docs/api.md)
+                    return null;
+                }
                 if (type == null || !type.startsWith("application/problem+json")) {
                     return "error without application/problem+json";
                 }
@@ -317,10 +404,13 @@ class HostileInputIT extends ApiTest {
                 }
                 return null;
             }
+            if (status / 100 == 3 && request.isSandboxPage() && request.method.equals("POST")) {
+                return "the sandbox page decided a charge";
+            }
             if (status / 100 == 2 && request.method.equals("POST")) {
                 String body = response.bodyText();
                 return switch (request.category) {
-                    case WEBHOOK_SANDBOX_REPLAY, WEBHOOK_STRIPE_REPLAY ->
+                    case WEBHOOK_SANDBOX_REPLAY, WEBHOOK_STRIPE_REPLAY, WEBHOOK_DISPUTE_REPLAY ->
                             body.contains("\"duplicate\"") ? null : "a replayed webhook not answered duplicate";
                     case WEBHOOK_ADYEN_REPLAY, WEBHOOK_ADYEN_FORGED, WEBHOOK_ADYEN_MALFORMED ->
                             body.equals("[accepted]") ? null : "an Adyen batch not answered [accepted]";

@@ -17,7 +17,10 @@ final class HostileRequest {
         BODY_OVERSIZE, BODY_FRAMING, HEADERS_OVERSIZE, CONTENT_TYPE, PATH_METHOD, HEADER_BYTES, API_KEY,
         IDEMPOTENCY_KEY, QUERY, WEBHOOK_SANDBOX_FORGED, WEBHOOK_SANDBOX_REPLAY, WEBHOOK_SANDBOX_MALFORMED,
         WEBHOOK_STRIPE_FORGED, WEBHOOK_STRIPE_REPLAY, WEBHOOK_STRIPE_MALFORMED, WEBHOOK_ADYEN_FORGED,
-        WEBHOOK_ADYEN_REPLAY, WEBHOOK_ADYEN_MALFORMED
+        WEBHOOK_ADYEN_REPLAY, WEBHOOK_ADYEN_MALFORMED,
+        // contract v3: holds, customer action, disputes
+        CREATE_V3, CAPTURE, CANCEL, COMPLETE, IF_MATCH, DISPUTE_READ, WEBHOOK_DISPUTE_FORGED, WEBHOOK_DISPUTE_REPLAY,
+        WEBHOOK_DISPUTE_MALFORMED, SANDBOX_PAGE
     }
 
     final long index;
@@ -63,9 +66,18 @@ final class HostileRequest {
     }
 
     boolean isConsole() {
-        // as the server reads the target: absolute-form loses its scheme and authority, a missing slash is added
+        return path().startsWith("/console");
+    }
+
+    /** The target as the server reads it: absolute-form loses its scheme and authority, a missing slash is added. */
+    private String path() {
         String path = new String(target, StandardCharsets.ISO_8859_1).replaceFirst("^[A-Za-z]+://[^/]*", "");
-        return (path.startsWith("/") ? path : "/" + path).startsWith("/console");
+        return path.startsWith("/") ? path : "/" + path;
+    }
+
+    /** The sandbox's 3-D Secure page: HTML for the customer's browser, not the API (docs/api.md). */
+    boolean isSandboxPage() {
+        return path().startsWith("/sandbox/");
     }
 
     boolean isHead() {

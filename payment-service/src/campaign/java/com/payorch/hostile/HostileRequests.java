@@ -20,7 +20,9 @@ import java.util.SplittableRandom;
  * <p>Every request that reaches a state-changing endpoint with valid credentials is built so that the service must
  * refuse it before any change: a create names a booking that is already paid (409 after all validation), a refund
  * asks more than is refundable or is malformed, a retry targets a COMPLETED payment, webhooks are forged, malformed,
- * about nothing known, or exact replays of one already applied. So the schema's row counts must not move.
+ * about nothing known, or exact replays of one already applied. So the schema's row counts must not move. Contract
+ * v3's requests (captures, cancels, completes, If-Match, disputes, the sandbox's page) follow the same rule: see
+ * {@link PaymentActionRequests}, {@link DisputeRequests} and {@link SandboxPageRequests}.
  */
 final class HostileRequests {
 
@@ -29,7 +31,8 @@ final class HostileRequests {
                    long completedAmount, String foreignPayment, String storedKey, String storedBody,
                    String sandboxSecret, String sandboxWebhookId, String sandboxWebhookBody,
                    String stripeMerchant, String stripeSecret, String stripeEventBody,
-                   String adyenMerchant, String adyenAccount, String adyenHmacKey, String adyenBatchBody) {
+                   String adyenMerchant, String adyenAccount, String adyenHmacKey, String adyenBatchBody,
+                   V3Targets v3) {
     }
 
     private static final Category[] CATEGORIES = Category.values();
@@ -39,7 +42,8 @@ final class HostileRequests {
             "/v1/events/", "/v1/refunds/", "/v1/webhooks/", "/v1/webhooks/sandbox", "/v1/webhooks/stripe/",
             "/v1/webhooks/adyen/", "/v1/sandbox/charges", "/actuator", "/actuator/", "/actuator/health/",
             "/v3/api-docs", "/swagger-ui/", "/console/", "/bench/", "/v2/payments", "/V1/PAYMENTS", "//v1//payments",
-            "/v1/payments/../events", "/v1/%2e%2e/actuator", "/v1/payments%2Fpay_x", "/v1/payments;jsessionid=1"};
+            "/v1/payments/../events", "/v1/%2e%2e/actuator", "/v1/payments%2Fpay_x", "/v1/payments;jsessionid=1",
+            "/v1/disputes", "/v1/disputes/", "/sandbox/authenticate/", "/sandbox/", "/v1/disputes/../payments"};
     private static final String[] UNICODE_JSON = {"\\ud800", "\\udfff", "\\udc00\\ud800", "\\ud83d", "\\ud83d\\ude00",
             "\u200f\u202eevil\u202c", "\ufeff", "\u200d\u200b", "e\u0301\u0301\u0301", "\ud83d\ude00\ud83c\udff3",
             "\\uffff", "\\ufffe", "\uE000", "\\u0000", "Ａｍｏｕｎｔ", "\u0130\u0131", "\u2028\u2029"};
@@ -49,7 +53,7 @@ final class HostileRequests {
             {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xED, (byte) 0xBF, (byte) 0xBF},
             {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xFF}, {(byte) 0xFE}, {(byte) 0x80},
             {(byte) 0xE2, (byte) 0x82}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}};
-    private static final String[] NUMBERS = {"1e400", "-0", "0.0", "-0.0", "12000.0", "1.2E4", "1.2e+4",
+    static final String[] NUMBERS = {"1e400", "-0", "0.0", "-0.0", "12000.0", "1.2E4", "1.2e+4",
             "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
             "18446744073709551616", "1e-400", "0x10", "+5", "012000", ".5", "5.", "1e9999999999", "NaN", "Infinity",
             "-Infinity", "1E+2147483648", "1E-2147483649", "100000000000", "100000000001", "0.000000001e12",
@@ -57,10 +61,16 @@ final class HostileRequests {
 
     private final long seed;
     private final Targets t;
+    private final PaymentActionRequests actions;
+    private final DisputeRequests disputes;
+    private final SandboxPageRequests sandboxPage;
 
     HostileRequests(long seed, Targets targets) {
         this.seed = seed;
         this.t = targets;
+        this.actions = new PaymentActionRequests(seed, targets);
+        this.disputes = new DisputeRequests(seed, targets);
+        this.sandboxPage = new SandboxPageRequests(targets);
     }
 
     HostileRequest generate(long index) {
@@ -82,8 +92,11 @@ final class HostileRequests {
             case API_KEY -> apiKey(index, r);
             case IDEMPOTENCY_KEY -> idempotencyKey(index, r);
             case QUERY -> query(index, r);
-            case WEBHOOK_SANDBOX_FORGED -> sandboxForged(index, r);
-            case WEBHOOK_SANDBOX_REPLAY -> sandboxReplay(index, r);
+            case WEBHOOK_SANDBOX_FORGED -> sandboxForged(index, r, Category.WEBHOOK_SANDBOX_FORGED,
+                    r.nextBoolean() ? t.sandboxWebhookBody() : sandboxBody(t.completedPayment(), "payment.failed"),
+                    t.sandboxWebhookId(), t.sandboxWebhookBody());
+            case WEBHOOK_SANDBOX_REPLAY -> sandboxReplay(index, r, Category.WEBHOOK_SANDBOX_REPLAY,
+                    t.sandboxWebhookId(), t.sandboxWebhookBody());
             case WEBHOOK_SANDBOX_MALFORMED -> sandboxMalformed(index, r);
             case WEBHOOK_STRIPE_FORGED -> stripeForged(index, r);
             case WEBHOOK_STRIPE_REPLAY -> stripeReplay(index);
@@ -91,6 +104,19 @@ final class HostileRequests {
             case WEBHOOK_ADYEN_FORGED -> adyenForged(index, r);
             case WEBHOOK_ADYEN_REPLAY -> adyenReplay(index);
             case WEBHOOK_ADYEN_MALFORMED -> adyenMalformed(index, r);
+            case CREATE_V3 -> actions.create(index, r);
+            case CAPTURE -> actions.capture(index, r);
+            case CANCEL -> actions.cancel(index, r);
+            case COMPLETE -> actions.complete(index, r);
+            case IF_MATCH -> actions.ifMatch(index, r);
+            case DISPUTE_READ -> disputes.read(index, r);
+            case WEBHOOK_DISPUTE_FORGED -> sandboxForged(index, r, Category.WEBHOOK_DISPUTE_FORGED,
+                    disputes.forgedBody(r), t.v3().disputeWebhookId(), t.v3().disputeWebhookBody());
+            case WEBHOOK_DISPUTE_REPLAY -> sandboxReplay(index, r, Category.WEBHOOK_DISPUTE_REPLAY,
+                    t.v3().disputeWebhookId(), t.v3().disputeWebhookBody());
+            case WEBHOOK_DISPUTE_MALFORMED -> sandboxSigned(index, Category.WEBHOOK_DISPUTE_MALFORMED,
+                    disputes.malformedBody(index, r));
+            case SANDBOX_PAGE -> sandboxPage.request(index, r);
         };
     }
 
@@ -98,9 +124,13 @@ final class HostileRequests {
 
     /** A create, a retry or a refund with valid credentials and a fresh key; the body is the caller's. */
     private HostileRequest authorisedPost(long index, Category category, String what, Random r) {
-        String path = switch (r.nextInt(6)) {
+        String path = switch (r.nextInt(9)) {
             case 0 -> "/v1/payments/" + t.completedPayment() + "/retry";
             case 1 -> "/v1/payments/" + t.completedPayment() + "/refunds";
+            // contract v3: refused by the completed payment's state once the body is valid
+            case 2 -> "/v1/payments/" + t.completedPayment() + "/capture";
+            case 3 -> "/v1/payments/" + t.completedPayment() + "/cancel";
+            case 4 -> "/v1/payments/" + t.completedPayment() + "/complete";
             default -> "/v1/payments";
         };
         return new HostileRequest(index, category, what + " to " + path, "POST", path)
@@ -111,8 +141,13 @@ final class HostileRequests {
 
     /** A create that passes every check but the booking guard (its booking is paid): 409 if it gets that far. */
     private String createBody(Map<String, String> override) {
+        return createBody(t.paidBooking(), override);
+    }
+
+    /** A create of the paid booking with the members given (a null value leaves the member out). */
+    static String createBody(String paidBooking, Map<String, String> override) {
         Map<String, String> members = new java.util.LinkedHashMap<>();
-        members.put("bookingId", quote(t.paidBooking()));
+        members.put("bookingId", quote(paidBooking));
         members.put("amount", "12000");
         members.put("currency", "\"JPY\"");
         members.put("paymentMethod", "\"pm_card_ok\"");
@@ -131,7 +166,10 @@ final class HostileRequests {
         return "{\"amount\": " + amount + ", \"reason\": \"requested_by_customer\"}";
     }
 
-    /** A body for the chosen path: refunds of more than refundable, create bodies otherwise. */
+    /**
+     * A body for the chosen path: refunds of more than refundable, captures, cancels and completes (of the completed
+     * payment), create bodies otherwise.
+     */
     private String bodyFor(HostileRequest request, Map<String, String> override, String amount) {
         String path = new String(request.target, StandardCharsets.UTF_8);
         if (path.endsWith("/refunds")) {
@@ -139,6 +177,15 @@ final class HostileRequests {
         }
         if (path.endsWith("/retry")) {
             return "{}";
+        }
+        if (path.endsWith("/capture")) {
+            return "{\"amount\": " + (amount == null ? "1" : amount) + "}";
+        }
+        if (path.endsWith("/cancel")) {
+            return amount == null ? "{\"reason\": \"guest changed plans\"}" : "{\"reason\": " + amount + "}";
+        }
+        if (path.endsWith("/complete")) {
+            return amount == null ? "{\"redirectResult\": \"Ab12Cd34\"}" : "{\"redirectResult\": " + amount + "}";
         }
         Map<String, String> members = new HashMap<>(override);
         if (amount != null) {
@@ -151,7 +198,8 @@ final class HostileRequests {
         HostileRequest request = authorisedPost(index, Category.JSON_MALFORMED, "malformed", r);
         String valid = bodyFor(request, Map.of(), null);
         String body = switch (r.nextInt(14)) {
-            case 0 -> valid.substring(0, r.nextInt(valid.length()));
+            // never empty: an empty refund body is a valid refund of all that is refundable
+            case 0 -> valid.substring(0, 1 + r.nextInt(valid.length() - 1));
             case 1 -> valid.replace("\"", "'");
             case 2 -> valid.replace("}", ",}");
             case 3 -> "/* c */" + valid;
@@ -219,14 +267,27 @@ final class HostileRequests {
 
     private HostileRequest unicode(long index, Random r) {
         HostileRequest request = authorisedPost(index, Category.JSON_UNICODE, "unicode", r);
-        String field = List.of("description", "paymentMethod", "bookingId", "currency", "customerEmail", "metadata",
-                "member").get(r.nextInt(7));
+        String field = textFieldOf(request, List.of("description", "paymentMethod", "bookingId", "currency",
+                "customerEmail", "metadata", "member", "returnUrl").get(r.nextInt(8)));
+        boolean actionText = field.equals("reason") || field.equals("redirectResult");
+        if (actionText && r.nextBoolean()) {
+            byte[] bad = BAD_UTF8[r.nextInt(BAD_UTF8.length)];
+            request.body(splice("{\"" + field + "\": \"pm@@\"}", "@@", bad));
+            request.what = "unicode: bytes " + hex(bad) + " in " + field;
+            return request;
+        }
+        if (actionText) {
+            String text = UNICODE_JSON[r.nextInt(UNICODE_JSON.length)];
+            request.what = "unicode: " + escape(text) + " in " + field;
+            return request.json("{\"" + field + "\": \"" + text + "\"}");
+        }
         if (r.nextBoolean()) {
             // raw bytes that are not UTF-8, inside a string
             byte[] bad = BAD_UTF8[r.nextInt(BAD_UTF8.length)];
             String template = field.equals("member") ? createBody(Map.of("X@@", "1"))
                     : createBody(Map.of(field.equals("metadata") ? "metadata" : field,
-                            field.equals("metadata") ? "{\"k\": \"@@\"}" : "\"pm@@\""));
+                            field.equals("metadata") ? "{\"k\": \"@@\"}"
+                                    : field.equals("returnUrl") ? "\"https://shop.example.com/@@\"" : "\"pm@@\""));
             request.body(splice(template, "@@", bad));
             request.what = "unicode: bytes " + hex(bad) + " in " + field;
             return request;
@@ -236,6 +297,7 @@ final class HostileRequests {
             case "metadata" -> createBody(Map.of("metadata", "{\"" + text + "\": \"" + text + "\"}"));
             case "member" -> createBody(Map.of(text, "1"));
             case "customerEmail" -> createBody(Map.of("customerEmail", "\"" + text + "@example.com\""));
+            case "returnUrl" -> createBody(Map.of("returnUrl", "\"https://shop.example.com/" + text + "\""));
             default -> createBody(Map.of(field, "\"" + text + "\""));
         };
         request.what = "unicode: " + escape(text) + " in " + field;
@@ -245,15 +307,29 @@ final class HostileRequests {
     private HostileRequest control(long index, Random r) {
         HostileRequest request = authorisedPost(index, Category.JSON_CONTROL, "control", r);
         int c = r.nextInt(3) == 0 ? List.of(0x7f, 0x85, 0x9b, 0x2028).get(r.nextInt(4)) : r.nextInt(0x20);
-        String field = List.of("description", "paymentMethod", "bookingId", "customerEmail", "metadata")
-                .get(r.nextInt(5));
+        String field = textFieldOf(request, List.of("description", "paymentMethod", "bookingId", "customerEmail",
+                "metadata", "returnUrl").get(r.nextInt(6)));
         boolean raw = r.nextBoolean();
         String character = raw ? new String(Character.toChars(c)) : String.format("\\u%04x", c);
         String value = "\"a" + character + "b\"";
-        String body = field.equals("metadata") ? createBody(Map.of("metadata", "{\"k\": " + value + "}"))
-                : createBody(Map.of(field, field.equals("customerEmail") ? "\"a" + character + "b@example.com\"" : value));
+        String body = switch (field) {
+            case "metadata" -> createBody(Map.of("metadata", "{\"k\": " + value + "}"));
+            case "customerEmail" -> createBody(Map.of(field, "\"a" + character + "b@example.com\""));
+            case "returnUrl" -> createBody(Map.of(field, "\"https://shop.example.com/a" + character + "b\""));
+            case "reason", "redirectResult" -> "{\"" + field + "\": " + value + "}";
+            default -> createBody(Map.of(field, value));
+        };
         request.what = "control: U+" + String.format("%04X", c) + (raw ? " raw" : " escaped") + " in " + field;
         return request.json(body);
+    }
+
+    /** The text field a cancel (`reason`) or a complete (`redirectResult`) has; for any other path, {@code field}. */
+    private static String textFieldOf(HostileRequest request, String field) {
+        String path = new String(request.target, StandardCharsets.UTF_8);
+        if (path.endsWith("/cancel")) {
+            return "reason";
+        }
+        return path.endsWith("/complete") ? "redirectResult" : field;
     }
 
     private HostileRequest duplicates(long index, Random r) {
@@ -389,7 +465,8 @@ final class HostileRequests {
 
     private HostileRequest contentType(long index, Random r) {
         HostileRequest request = new HostileRequest(index, Category.CONTENT_TYPE, "content type", "POST",
-                r.nextBoolean() ? "/v1/payments" : "/v1/payments/" + t.completedPayment() + "/refunds")
+                List.of("/v1/payments", "/v1/payments/" + t.completedPayment() + "/refunds",
+                        "/v1/payments/" + t.completedPayment() + "/capture").get(r.nextInt(3)))
                 .header("Authorization", "Bearer " + t.apiKey())
                 .header("Idempotency-Key", "hostile-" + seed + "-" + index);
         String[] types = {null, "text/plain", "application/xml", "application/json; charset=ISO-8859-1",
@@ -409,6 +486,9 @@ final class HostileRequests {
         }
         String path = new String(request.target, StandardCharsets.UTF_8);
         request.what = "Content-Type " + escape(String.valueOf(type));
+        if (path.endsWith("/capture")) {
+            return request.json(r.nextBoolean() ? "{\"amount\": 1}" : "amount=1");
+        }
         return request.json(path.endsWith("/refunds") ? refundBody(Long.toString(t.completedAmount() + 1))
                 : r.nextBoolean() ? createBody(Map.of()) : "bookingId=" + t.paidBooking() + "&amount=1");
     }
@@ -419,7 +499,8 @@ final class HostileRequests {
         for (int i = r.nextInt(4); i > 0; i--) {
             path.append(List.of("pay_" + r.nextInt(1000), t.completedPayment(), "..", "%2e%2e", "%00", "%", "%zz",
                     "%C0%80", "%ED%A0%80", "~", "*", "retry", "refunds", "deliveries", "redeliver", "x".repeat(300),
-                    "%F0%9F%98%80", "\u00e9", ";a=b", "?", "#frag").get(r.nextInt(21)));
+                    "%F0%9F%98%80", "\u00e9", ";a=b", "?", "#frag", "capture", "cancel", "complete", "disputes",
+                    "dp_" + r.nextInt(1000)).get(r.nextInt(26)));
             if (r.nextBoolean()) {
                 path.append('/');
             }
@@ -473,12 +554,15 @@ final class HostileRequests {
 
     private HostileRequest apiKey(long index, Random r) {
         boolean write = r.nextBoolean();
+        boolean cancel = write && r.nextBoolean();
         HostileRequest request = new HostileRequest(index, Category.API_KEY, "api key", write ? "POST" : "GET",
-                write ? "/v1/payments/" + t.completedPayment() + "/refunds"
+                write ? "/v1/payments/" + t.completedPayment() + (cancel ? "/cancel" : "/refunds")
                         : List.of("/v1/payments/" + t.completedPayment(), "/v1/payments/" + t.foreignPayment(),
                         "/v1/events?paymentId=" + t.completedPayment(), "/v1/bookings/" + t.paidBooking(),
                         "/v1/sandbox/charges?paymentId=" + t.completedPayment(), "/actuator/prometheus",
-                        "/actuator/outbox").get(r.nextInt(7)));
+                        "/actuator/outbox", "/v1/disputes/" + t.v3().dispute(),
+                        "/v1/payments/" + t.completedPayment() + "/disputes", "/v1/disputes?status=OPEN")
+                        .get(r.nextInt(10)));
         String authorization = switch (r.nextInt(12)) {
             case 0 -> null;
             case 1 -> "Bearer ";
@@ -500,7 +584,7 @@ final class HostileRequests {
         }
         if (write) {
             request.header("Idempotency-Key", "hostile-" + seed + "-" + index).header("Content-Type",
-                    "application/json").json(refundBody(Long.toString(t.completedAmount() + 1)));
+                    "application/json").json(cancel ? "{}" : refundBody(Long.toString(t.completedAmount() + 1)));
         }
         request.what = "Authorization " + escape(String.valueOf(authorization)) + " on " + request.method;
         return request;
@@ -540,12 +624,19 @@ final class HostileRequests {
         return request;
     }
 
+    /** A create, or a retry, capture, cancel or complete of the completed payment (409 once the key passes). */
     private HostileRequest authorisedRequestWithoutKey(long index, Random r) {
-        String path = r.nextInt(4) == 0 ? "/v1/payments/" + t.completedPayment() + "/retry" : "/v1/payments";
+        String action = List.of("retry", "capture", "cancel", "complete", "", "", "", "").get(r.nextInt(8));
+        String path = action.isEmpty() ? "/v1/payments" : "/v1/payments/" + t.completedPayment() + "/" + action;
         HostileRequest request = new HostileRequest(index, Category.IDEMPOTENCY_KEY, "", "POST", path)
                 .header("Authorization", "Bearer " + t.apiKey())
                 .header("Content-Type", "application/json");
-        return request.json(path.endsWith("/retry") ? "{}" : createBody(Map.of("description", "\"key test\"")));
+        return request.json(switch (action) {
+            case "retry", "cancel" -> "{}";
+            case "capture" -> "{\"amount\": 1}";
+            case "complete" -> "{\"redirectResult\": \"Ab12Cd34\"}";
+            default -> createBody(Map.of("description", "\"key test\""));
+        });
     }
 
     private HostileRequest query(long index, Random r) {
@@ -580,10 +671,14 @@ final class HostileRequests {
                 + "\", \"chargeId\": \"ch_hostile\", \"amount\": 12000, \"currency\": \"JPY\"}}";
     }
 
-    private HostileRequest sandboxForged(long index, Random r) {
+    /**
+     * The body, meant to change something, sent without a valid signature; or the applied webhook ({@code appliedId},
+     * {@code appliedBody}) replayed with a stale one.
+     */
+    private HostileRequest sandboxForged(long index, Random r, Category category, String body, String appliedId,
+                                         String appliedBody) {
         String id = "msg_hostile_" + seed + "_" + index;
-        String body = r.nextBoolean() ? t.sandboxWebhookBody() : sandboxBody(t.completedPayment(), "payment.failed");
-        HostileRequest request = new HostileRequest(index, Category.WEBHOOK_SANDBOX_FORGED, "", "POST",
+        HostileRequest request = new HostileRequest(index, category, "", "POST",
                 "/v1/webhooks/sandbox").header("Content-Type", "application/json");
         Instant at = Instant.now();
         String good = SignedWebhooks.signature(t.sandboxSecret(), id, at, body);
@@ -638,10 +733,9 @@ final class HostileRequests {
                 request.what = "empty webhook-id";
             }
             default -> {
-                sandboxHeaders(request, t.sandboxWebhookId(), Long.toString(at.getEpochSecond() - 400),
-                        SignedWebhooks.signature(t.sandboxSecret(), t.sandboxWebhookId(), at.minusSeconds(400),
-                                t.sandboxWebhookBody()));
-                request.json(t.sandboxWebhookBody());
+                sandboxHeaders(request, appliedId, Long.toString(at.getEpochSecond() - 400),
+                        SignedWebhooks.signature(t.sandboxSecret(), appliedId, at.minusSeconds(400), appliedBody));
+                request.json(appliedBody);
                 request.what = "replay of the applied webhook, stale";
                 return request;
             }
@@ -653,18 +747,19 @@ final class HostileRequests {
         request.header("webhook-id", id).header("webhook-timestamp", timestamp).header("webhook-signature", signature);
     }
 
-    private HostileRequest sandboxReplay(long index, Random r) {
+    /** The applied webhook re-signed with a fresh timestamp: a duplicate. */
+    private HostileRequest sandboxReplay(long index, Random r, Category category, String appliedId,
+                                         String appliedBody) {
         Instant at = Instant.now().minusSeconds(r.nextInt(250));
-        HostileRequest request = new HostileRequest(index, Category.WEBHOOK_SANDBOX_REPLAY,
+        HostileRequest request = new HostileRequest(index, category,
                 "applied webhook re-signed (same id, same body)", "POST", "/v1/webhooks/sandbox")
                 .header("Content-Type", "application/json");
-        sandboxHeaders(request, t.sandboxWebhookId(), Long.toString(at.getEpochSecond()),
-                SignedWebhooks.signature(t.sandboxSecret(), t.sandboxWebhookId(), at, t.sandboxWebhookBody()));
-        return request.json(t.sandboxWebhookBody());
+        sandboxHeaders(request, appliedId, Long.toString(at.getEpochSecond()),
+                SignedWebhooks.signature(t.sandboxSecret(), appliedId, at, appliedBody));
+        return request.json(appliedBody);
     }
 
     private HostileRequest sandboxMalformed(long index, Random r) {
-        String id = "msg_hostile_" + seed + "_" + index;
         String body = switch (r.nextInt(12)) {
             case 0 -> "{";
             case 1 -> "[]";
@@ -682,12 +777,20 @@ final class HostileRequests {
             case 10 -> "{\"type\": \"payment.succeeded\", \"type\": \"payment.failed\", \"data\": {}}";
             default -> "[".repeat(1 + r.nextInt(20_000));
         };
+        return sandboxSigned(index, Category.WEBHOOK_SANDBOX_MALFORMED, body);
+    }
+
+    /** The body signed correctly under a fresh webhook id. */
+    private HostileRequest sandboxSigned(long index, Category category, String body) {
+        String id = "msg_hostile_" + seed + "_" + index;
         Instant at = Instant.now();
-        HostileRequest request = new HostileRequest(index, Category.WEBHOOK_SANDBOX_MALFORMED, "signed: " + abbreviate(body),
+        HostileRequest request = new HostileRequest(index, category, "signed: " + abbreviate(body),
                 "POST", "/v1/webhooks/sandbox").header("Content-Type", "application/json");
         sandboxHeaders(request, id, Long.toString(at.getEpochSecond()),
                 SignedWebhooks.signature(t.sandboxSecret(), id, at, body));
-        return request.json(body);
+        request.json(body);
+        request.closeAfter = request.body.length > 64 * 1024;
+        return request;
     }
 
     private HostileRequest stripeForged(long index, Random r) {

@@ -44,21 +44,27 @@ public class SandboxCustomerAction {
      * waits (nothing changed).
      */
     public Mono<String> decide(String chargeId, String nonce, Decision decision) {
+        // The token is recorded as used only by the statement that settles the charge: a charge no longer waiting
+        // (or a token used already) changes nothing, not even the token table.
         return db.sql("""
-                        with used as (
+                        with settled as (
+                            update sandbox_charges
+                            set status = case when :approve and payment_method <> :declinedToken
+                                              then case when capture_method = 'manual' then 'authorized'
+                                                        else 'succeeded' end
+                                              else 'failed' end,
+                                failure_reason = case when :approve and payment_method <> :declinedToken then null
+                                                      else :failed end,
+                                updated_at = :now, webhooks_finished_at = null, webhooks_leased_until = null
+                            where id = :charge and status = 'requires_action'
+                              and not exists (select 1 from sandbox_page_tokens where nonce = :nonce)
+                            returning return_url),
+                        used as (
                             insert into sandbox_page_tokens (nonce, charge_id, used_at)
-                            values (:nonce, :charge, :now)
-                            on conflict (nonce) do nothing
-                            returning nonce)
-                        update sandbox_charges
-                        set status = case when :approve and payment_method <> :declinedToken
-                                          then case when capture_method = 'manual' then 'authorized' else 'succeeded' end
-                                          else 'failed' end,
-                            failure_reason = case when :approve and payment_method <> :declinedToken then null
-                                                  else :failed end,
-                            updated_at = :now, webhooks_finished_at = null, webhooks_leased_until = null
-                        where id = :charge and status = 'requires_action' and exists (select 1 from used)
-                        returning return_url""")
+                            select :nonce, :charge, :now from settled
+                            on conflict (nonce) do nothing)
+                        select return_url from settled
+                        """)
                 .bind("nonce", nonce)
                 .bind("charge", chargeId)
                 .bind("now", Timestamps.now(clock))

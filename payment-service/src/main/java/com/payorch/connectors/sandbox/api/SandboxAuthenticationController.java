@@ -14,6 +14,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -62,9 +63,12 @@ public class SandboxAuthenticationController {
 
     @PostMapping(PATH + "{chargeId}")
     public Mono<ResponseEntity<String>> decide(@PathVariable String chargeId, ServerWebExchange exchange) {
-        return exchange.getFormData().flatMap(form -> sandbox.chargeById(chargeId)
-                .flatMap(charge -> decide(charge, form))
-                .defaultIfEmpty(unknown()));
+        return exchange.getFormData()
+                // broken percent-encoding (URLDecoder's refusal): a form without a decision, not a server error
+                .onErrorResume(IllegalArgumentException.class, e -> Mono.just(new LinkedMultiValueMap<>()))
+                .flatMap(form -> sandbox.chargeById(chargeId)
+                        .flatMap(charge -> decide(charge, form))
+                        .defaultIfEmpty(unknown()));
     }
 
     private Mono<ResponseEntity<String>> decide(SandboxCharge charge, MultiValueMap<String, String> form) {
