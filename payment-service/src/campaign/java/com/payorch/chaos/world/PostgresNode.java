@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * port and data directory, run as the operating-system user {@code postgres} (PostgreSQL refuses to run as root; the
  * campaign runs as root, so every PostgreSQL program runs through {@code runuser}). It can be the primary or a
  * streaming standby; {@link PostgresPair} decides which. fsync is off (only PostgreSQL crashes, not the machine);
- * {@code wal_log_hints} is on, as {@code pg_rewind} needs.
+ * data checksums are on, as {@code pg_rewind} needs.
  */
 final class PostgresNode implements AutoCloseable {
 
@@ -29,6 +29,7 @@ final class PostgresNode implements AutoCloseable {
     private final Path dataDir;
     private final Path log;
     private final int port;
+    private volatile List<ProcessHandle> killed = List.of();
 
     PostgresNode(String name, Path dataDir, Path log, int port) {
         this.name = name;
@@ -63,12 +64,36 @@ final class PostgresNode implements AutoCloseable {
         return "host=localhost port=" + port + " user=postgres dbname=postgres";
     }
 
-    /** A fresh cluster (trust authentication, replication allowed from localhost: initdb's defaults). */
+    /**
+     * A fresh cluster (trust authentication, replication allowed from localhost: initdb's defaults) with data
+     * checksums, which {@code pg_rewind} needs. The settings go into {@code postgresql.conf}, not onto the command
+     * line: {@code pg_rewind} runs a crashed server's recovery in single-user mode with the file's settings (with
+     * {@code wal_keep_size} 0 it would remove the WAL it then needs), and a base backup copies the file.
+     */
     void initdb() {
         emptyDataDirectory();
         run(List.of(BIN.resolve("initdb").toString(), "-D", dataDir.toString(), "-U", "postgres", "-A", "trust",
-                "-E", "UTF8", "--locale=C", "--no-sync"), Duration.ofSeconds(120));
+                "-E", "UTF8", "--locale=C", "--data-checksums", "--no-sync"), Duration.ofSeconds(120));
+        try {
+            Files.writeString(dataDir.resolve("postgresql.conf"), String.join("\n", SETTINGS) + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
+
+    /** Both servers' settings; a standby's copy comes with its base backup. */
+    private static final List<String> SETTINGS = List.of(
+            "# the fault campaign's (com.payorch.chaos.world.PostgresNode)",
+            "listen_addresses = 'localhost'",
+            // TCP only: a socket path under a deep output directory can pass the 107-byte limit
+            "unix_socket_directories = ''",
+            "max_connections = 300",
+            "timezone = 'UTC'",
+            "fsync = off",
+            "synchronous_commit = on",
+            "wal_keep_size = '1GB'",
+            "wal_retrieve_retry_interval = '500ms'");
 
     /** Starts the server (a primary, or a standby when its data directory says so); returns once it accepts. */
     void start() {
@@ -82,32 +107,54 @@ final class PostgresNode implements AutoCloseable {
                 "60", "stop"), Duration.ofSeconds(90));
     }
 
-    /**
-     * {@code kill -9} of the postmaster, as when its machine dies; returns once every process of the server is gone
-     * (its backends quit when they see the postmaster die), so that the data directory can be rewound.
-     */
+    /** {@code kill -9} of the postmaster, as when its machine dies (its backends quit when they see it gone). */
     long kill9() {
         long pid = postmasterPid().orElseThrow(() -> new IllegalStateException(name + " is not running"));
         ProcessHandle postmaster = ProcessHandle.of(pid)
                 .orElseThrow(() -> new IllegalStateException(name + "'s postmaster " + pid + " is gone"));
-        List<ProcessHandle> children = postmaster.descendants().toList();
+        killed = new ArrayList<>(postmaster.descendants().toList());
+        killed.add(postmaster);
         postmaster.destroyForcibly();
+        return pid;
+    }
+
+    /**
+     * After {@link #kill9()}: waits until every process of the killed server is gone (a zombie counts as gone: the
+     * postmaster's parent is init, which may reap it late), then removes the stale {@code postmaster.pid}, which
+     * PostgreSQL would take for a live server while the zombie's pid exists.
+     */
+    void awaitKilled() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        List<ProcessHandle> all = new ArrayList<>(children);
-        all.add(postmaster);
-        for (ProcessHandle process : all) {
-            try {
-                process.onExit().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+        for (ProcessHandle process : killed) {
+            while (process.isAlive() && !isZombie(process.pid()) && System.nanoTime() < deadline) {
+                synchronized (this) {
+                    try {
+                        wait(50); // a poll interval, nothing to be notified of
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+            if (process.isAlive() && !isZombie(process.pid())) {
                 process.destroyForcibly();
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
             }
         }
-        return pid;
+        killed = List.of();
+        try {
+            Files.deleteIfExists(dataDir.resolve("postmaster.pid"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean isZombie(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (IOException | RuntimeException gone) {
+            return true;
+        }
     }
 
     /** {@code pg_ctl promote}: the standby becomes a primary; returns once it accepts writes. */
@@ -151,14 +198,13 @@ final class PostgresNode implements AutoCloseable {
     }
 
     boolean isUp() {
-        return postmasterPid().flatMap(ProcessHandle::of).map(ProcessHandle::isAlive).orElse(false);
+        return postmasterPid().flatMap(ProcessHandle::of)
+                .map(process -> process.isAlive() && !isZombie(process.pid())).orElse(false);
     }
 
+    /** What differs between the two servers; the rest is in {@link #SETTINGS}. */
     private List<String> options() {
-        return List.of("-p " + port, "-F", "-c listen_addresses=localhost",
-                "-c unix_socket_directories=" + dataDir, "-c max_connections=300", "-c timezone=UTC",
-                "-c synchronous_commit=on", "-c wal_log_hints=on", "-c wal_keep_size=1GB",
-                "-c wal_retrieve_retry_interval=500ms");
+        return List.of("-p " + port);
     }
 
     private void emptyDataDirectory() {
@@ -201,13 +247,23 @@ final class PostgresNode implements AutoCloseable {
             }
             if (process.exitValue() != 0) {
                 throw new IllegalStateException(name + ": " + Path.of(program.get(0)).getFileName() + " "
-                        + program.get(program.size() - 1) + " failed (exit " + process.exitValue() + "), see " + log);
+                        + program.get(program.size() - 1) + " failed (exit " + process.exitValue() + "), see " + log
+                        + ", which ends: " + tailOfLog());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    private String tailOfLog() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 12), lines.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(unreadable: " + e + ")";
         }
     }
 

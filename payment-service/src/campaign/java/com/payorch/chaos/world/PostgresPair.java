@@ -116,6 +116,7 @@ public final class PostgresPair implements DatabaseServer {
      */
     public synchronized String rebuildStandby() {
         PostgresNode old = primary == a ? b : a;
+        old.awaitKilled();
         stopIfUp(old);
         // pg_rewind reads the source's timeline from its last checkpoint: one after the promotion, or it sees none
         checkpoint(primary);
