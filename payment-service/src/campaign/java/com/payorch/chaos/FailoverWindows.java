@@ -20,17 +20,20 @@ public final class FailoverWindows {
     /**
      * @param windowMillis from the kill to the first acknowledged write sent after it; null: none before the next
      *        failover or the end of the history
+     * @param byInstance for each instance that acknowledged a write sent after the kill (before the next failover):
+     *        when the first came, from the kill (an instance down at the time, say, has none)
      * @param requests client requests answered (or lost) within the window (until the next failover or the end
      *        when it has none)
      */
     public record Window(int number, String from, String to, long promotedAfterMillis, @Nullable Long windowMillis,
-                         int requests, int answered503, int otherServerErrors, int lost,
-                         @Nullable Long standbyAgainAfterMillis, @Nullable String rebuiltBy) {
+                         Map<String, Long> byInstance, int requests, int answered503, int otherServerErrors,
+                         int lost, @Nullable Long standbyAgainAfterMillis, @Nullable String rebuiltBy) {
 
         public String line() {
             return "failover " + number + " (" + from + " -> " + to + "): promoted " + promotedAfterMillis
                     + " ms after the kill; 503 window " + (windowMillis == null ? "NOT CLOSED (no acknowledged write)"
-                    : windowMillis + " ms (kill to the first acknowledged write)") + ", in it " + requests
+                    : windowMillis + " ms (kill to the first acknowledged write; by instance " + byInstance + ")")
+                    + ", in it " + requests
                     + " requests: " + answered503 + " answered 503, " + otherServerErrors + " other 5xx, " + lost
                     + " lost; synchronous standby again " + (standbyAgainAfterMillis == null ? "never"
                     : standbyAgainAfterMillis + " ms after the kill (" + rebuiltBy + ")");
@@ -43,6 +46,7 @@ public final class FailoverWindows {
             map.put("to", to);
             map.put("promotedAfterMillis", promotedAfterMillis);
             map.put("windowMillis", windowMillis);
+            map.put("windowMillisByInstance", byInstance);
             map.put("requestsInWindow", requests);
             map.put("answered503", answered503);
             map.put("otherServerErrors", otherServerErrors);
@@ -71,11 +75,14 @@ public final class FailoverWindows {
         long killedAt = failover.killedAtMillis();
         List<HistoryEntry[]> requests = requestsSentBetween(history, killedAt, until);
         Long firstAcknowledged = null;
+        Map<String, Long> byInstance = new java.util.TreeMap<>();
         for (HistoryEntry[] request : requests) {
             HistoryEntry answer = request[1];
-            if (answer.acknowledged() && isWrite(request[0], answer)
-                    && (firstAcknowledged == null || answer.atMillis() < firstAcknowledged)) {
-                firstAcknowledged = answer.atMillis();
+            if (answer.acknowledged() && isWrite(request[0], answer)) {
+                if (firstAcknowledged == null || answer.atMillis() < firstAcknowledged) {
+                    firstAcknowledged = answer.atMillis();
+                }
+                byInstance.merge(String.valueOf(request[0].target()), answer.atMillis() - killedAt, Math::min);
             }
         }
         long closedAt = firstAcknowledged == null ? until : firstAcknowledged;
@@ -99,7 +106,7 @@ public final class FailoverWindows {
         }
         return new Window(failover.number(), failover.from(), failover.to(),
                 failover.promotedAtMillis() - killedAt, firstAcknowledged == null ? null : firstAcknowledged - killedAt,
-                inWindow, unavailable, serverErrors, lost,
+                byInstance, inWindow, unavailable, serverErrors, lost,
                 failover.standbyAgainAtMillis() == null ? null : failover.standbyAgainAtMillis() - killedAt,
                 failover.rebuiltBy());
     }
