@@ -186,6 +186,11 @@ final class PostgresNode implements AutoCloseable {
 
     /** The postmaster's process id from {@code postmaster.pid}, if the file is there. */
     Optional<Long> postmasterPid() {
+        return postmasterPid(dataDir);
+    }
+
+    /** The process id in {@code dataDir}'s {@code postmaster.pid}, if the file is there. */
+    static Optional<Long> postmasterPid(Path dataDir) {
         try {
             Path pidFile = dataDir.resolve("postmaster.pid");
             if (!Files.exists(pidFile)) {

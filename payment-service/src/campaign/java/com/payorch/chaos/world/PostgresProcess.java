@@ -103,15 +103,7 @@ public final class PostgresProcess implements DatabaseServer {
 
     /** The postmaster's process id from {@code postmaster.pid}, if it is running. */
     public Optional<Long> postmasterPid() {
-        try {
-            Path pidFile = dataDir.resolve("postmaster.pid");
-            if (!Files.exists(pidFile)) {
-                return Optional.empty();
-            }
-            return Optional.of(Long.parseLong(Files.readAllLines(pidFile).get(0).trim()));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
+        return PostgresNode.postmasterPid(dataDir);
     }
 
     private List<String> options() {
