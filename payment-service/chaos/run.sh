@@ -12,6 +12,11 @@
 #   CHAOS_HORIZON   longest wait for the world to settle after the faults, seconds (default 120)
 #   CHAOS_REBUILD   1: build the jar and the test classes even if they are there
 #   CHAOS_CAMPAIGN_HEAP  the campaign JVM's -Xmx (default 768m, 3g for runs over 10 minutes)
+#   CHAOS_FAILOVER  1: PostgreSQL as a primary and a synchronous streaming standby (Debian's postgresql-15, run as
+#                   the user postgres), the instances on the multi-host URL, and primary failovers (kill -9 of the
+#                   primary, promotion of the standby, the old primary rebuilt as the new standby); the 503 window of
+#                   each is printed and in summary.json (default 0: one PostgreSQL)
+#   CHAOS_FAILOVERS how many failovers with CHAOS_FAILOVER=1 (default 2: there and back)
 #
 # The campaign's code is the test source set payment-service/src/campaign/java, compiled with the tests into
 # target/test-classes. Reuses payment-service/target/payment-service-0.1.0-SNAPSHOT.jar and target/test-classes when
@@ -36,7 +41,11 @@ export CHAOS_CLIENTS="${CHAOS_CLIENTS:-8}"
 export CHAOS_KAFKA="${CHAOS_KAFKA:-0}"
 export CHAOS_OUT="${CHAOS_OUT:-$SERVICE_DIR/target/chaos/$CHAOS_SEED}"
 export CHAOS_JAR="$JAR"
-log "seed $CHAOS_SEED (repeat with CHAOS_SEED=$CHAOS_SEED), ${CHAOS_DURATION} s, output $CHAOS_OUT"
+export CHAOS_FAILOVER="${CHAOS_FAILOVER:-0}"
+if [[ "$CHAOS_FAILOVER" == 1 && ! -x /usr/lib/postgresql/15/bin/pg_ctl ]]; then
+  log "CHAOS_FAILOVER=1 needs Debian's PostgreSQL 15: apt-get install postgresql-15"; exit 2
+fi
+log "seed $CHAOS_SEED (repeat with CHAOS_SEED=$CHAOS_SEED), ${CHAOS_DURATION} s, failover $CHAOS_FAILOVER, output $CHAOS_OUT"
 
 cd "$REPO_DIR"
 if [[ ! -f "$JAR" || ! -f "$TEST_CLASSES/com/payorch/chaos/ChaosCampaign.class" || "${CHAOS_REBUILD:-0}" == 1 ]]; then
@@ -74,11 +83,13 @@ cleanup() {
       fi
     done < "$CHAOS_OUT/instance.pids"
   fi
-  local pg_pid
-  pg_pid="$(head -1 "$CHAOS_OUT/postgres/postmaster.pid" 2>/dev/null || true)"
-  if [[ -n "$pg_pid" ]] && grep -q postgres "/proc/$pg_pid/cmdline" 2>/dev/null; then
-    log "stopping orphan PostgreSQL $pg_pid"; kill -QUIT "$pg_pid" 2>/dev/null || true
-  fi
+  local pg_pid data
+  for data in postgres pg-a pg-b; do
+    pg_pid="$(head -1 "$CHAOS_OUT/$data/postmaster.pid" 2>/dev/null || true)"
+    if [[ -n "$pg_pid" ]] && grep -q postgres "/proc/$pg_pid/cmdline" 2>/dev/null; then
+      log "stopping orphan PostgreSQL $pg_pid ($data)"; kill -QUIT "$pg_pid" 2>/dev/null || true
+    fi
+  done
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

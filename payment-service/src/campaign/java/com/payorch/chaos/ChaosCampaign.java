@@ -33,7 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Environment: {@code CHAOS_SEED} (default random), {@code CHAOS_DURATION} (s, 180), {@code CHAOS_CLIENTS} (8),
  * {@code CHAOS_KAFKA} (1: with a broker), {@code CHAOS_OUT} (target/chaos/<seed>), {@code CHAOS_JAR} (the boot
  * jar; unset: the main class on this classpath), {@code CHAOS_HEAP} (384m), {@code CHAOS_HORIZON} (s, 120),
- * {@code CHAOS_MAX_FAULTS} (faults active at once, 2).
+ * {@code CHAOS_MAX_FAULTS} (faults active at once, 2), {@code CHAOS_FAILOVER} (1: a primary and a synchronous
+ * standby of Debian's PostgreSQL, and primary failovers, {@code CHAOS_FAILOVERS} of them, default 2; the 503 window of
+ * each is printed and in {@code summary.json}).
  */
 public final class ChaosCampaign {
 
@@ -52,11 +54,14 @@ public final class ChaosCampaign {
         Path jar = env("CHAOS_JAR") == null ? null : Path.of(env("CHAOS_JAR")).toAbsolutePath();
         Duration horizon = Duration.ofSeconds(Long.parseLong(envOr("CHAOS_HORIZON", "120")));
         int maxFaults = Integer.parseInt(envOr("CHAOS_MAX_FAULTS", "2"));
+        boolean failover = "1".equals(env("CHAOS_FAILOVER")) || "true".equalsIgnoreCase(env("CHAOS_FAILOVER"));
+        int failovers = failover ? Integer.parseInt(envOr("CHAOS_FAILOVERS", "2")) : 0;
         log("seed " + seed + " (CHAOS_SEED=" + seed + " repeats the schedule), " + duration.toSeconds() + " s, "
-                + clients + " clients, kafka " + (kafka ? "on" : "off") + ", output " + out);
+                + clients + " clients, kafka " + (kafka ? "on" : "off") + ", " + (failover ? "a primary and a"
+                + " synchronous standby, " + failovers + " failovers" : "one PostgreSQL") + ", output " + out);
         int exit;
         try {
-            exit = run(seed, duration, clients, kafka, out, jar, horizon, maxFaults);
+            exit = run(seed, duration, clients, kafka, out, jar, horizon, maxFaults, failover, failovers);
         } catch (Throwable e) {
             log("the campaign itself failed: " + e);
             e.printStackTrace();
@@ -66,19 +71,22 @@ public final class ChaosCampaign {
     }
 
     static int run(long seed, Duration duration, int clients, boolean kafka, Path out, @Nullable Path jar,
-                   Duration horizon, int maxFaults) throws IOException {
+                   Duration horizon, int maxFaults, boolean primaryAndStandby, int failovers) throws IOException {
         Files.createDirectories(out);
         Files.writeString(out.resolve("seed.txt"), seed + "\n");
         long began = System.nanoTime();
-        World world = World.start(new World.Config(out, 3, kafka, jar, envOr("CHAOS_HEAP", "384m")));
+        World world = World.start(new World.Config(out, 3, kafka, jar, envOr("CHAOS_HEAP", "384m"),
+                primaryAndStandby));
         boolean passed = false;
         Thread hook = new Thread(world::close, "chaos-world-close");
         Runtime.getRuntime().addShutdownHook(hook);
         Path historyFile = out.resolve("history.jsonl");
         try (History history = History.create(historyFile);
-             Nemesis nemesis = new Nemesis(world, history, seed, duration, maxFaults)) {
+             Nemesis nemesis = new Nemesis(world, history, seed, duration, maxFaults, failovers)) {
             log("world up in " + seconds(began) + " s: instances " + world.instanceBaseUrls() + ", PostgreSQL :"
-                    + world.postgres().port() + ", " + nemesis.plan().size() + " faults planned");
+                    + world.primaryAndStandby().map(pair -> pair.ports() + " (primary " + pair.primaryName()
+                    + ", synchronous standby)").orElse(String.valueOf(world.postgres().port())) + ", "
+                    + nemesis.plan().size() + " faults planned");
             long faultsUntil = System.currentTimeMillis() + duration.toMillis();
             nemesis.start();
             Workload clientsAndGateways = new Workload(world.targets(), history, seed, clients);
@@ -104,7 +112,17 @@ public final class ChaosCampaign {
 
             Map<String, Object> summary = summary(seed, duration, clients, kafka, entries, workload, nemesis,
                     unsettled, report, seconds(began));
+            List<FailoverWindows.Window> windows = world.primaryAndStandby()
+                    .map(pair -> FailoverWindows.of(pair.failovers(), entries)).orElse(List.of());
+            if (world.primaryAndStandby().isPresent()) {
+                summary.put("failovers", windows.stream().map(FailoverWindows.Window::asMap).toList());
+                summary.put("primaryAtCheck", world.primaryAndStandby().get().primaryName());
+            }
             printSummary(summary);
+            windows.forEach(window -> System.out.println(window.line()));
+            if (summary.containsKey("primaryAtCheck")) {
+                System.out.println("the checker read " + summary.get("primaryAtCheck") + ", the primary at the end");
+            }
             Files.writeString(out.resolve("summary.json"),
                     JSON.writerWithDefaultPrettyPrinter().writeValueAsString(summary));
             if (report.failed() > 0) {
@@ -119,7 +137,9 @@ public final class ChaosCampaign {
             world.close();
             if (passed) {
                 // the database's files only matter for a failed run (the logs and the history stay)
-                org.springframework.util.FileSystemUtils.deleteRecursively(out.resolve("postgres"));
+                for (String data : List.of("postgres", "pg-a", "pg-b")) {
+                    org.springframework.util.FileSystemUtils.deleteRecursively(out.resolve(data));
+                }
             }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

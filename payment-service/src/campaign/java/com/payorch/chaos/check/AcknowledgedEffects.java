@@ -17,12 +17,12 @@ import java.util.concurrent.Future;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Invariant 1: every acknowledged (2xx) create, retry and refund left its effect in the database, and its replay
- * answers the same.
+ * Invariant 1: every acknowledged (2xx) create, retry, refund, capture and cancel left its effect in the database,
+ * and its replay answers the same.
  *
  * <p>Acknowledged operations are the history's ANSWERED 2xx entries whose request is {@code POST /v1/payments},
- * {@code POST /v1/payments/{id}/retry} or {@code POST /v1/payments/{id}/refunds} (by method and path, whatever the
- * operation is called). The effect, from the answer's body:
+ * {@code POST /v1/payments/{id}/retry}, {@code /refunds}, {@code /capture} or {@code /cancel} (by method and path,
+ * whatever the operation is called). The effect, from the answer's body:
  * <ul>
  *   <li>create: the payment {@code id} exists in {@code payments} with the request's {@code bookingId},
  *       {@code amount} and {@code currency};</li>
@@ -31,7 +31,12 @@ import tools.jackson.databind.JsonNode;
  *       {@code attempt} exists in {@code payment_attempts};</li>
  *   <li>refund: the refund {@code id} exists in {@code refunds}, of the path's payment, with the answer's
  *       {@code amount};</li>
- *   <li>for all three: the key's row in {@code idempotency_keys} (the payment's merchant, the key) is
+ *   <li>capture: the payment of the path exists and has a {@code CAPTURE} row in {@code payment_transitions} with
+ *       {@code source = 'api'} and {@code source_id} = the request's Idempotency-Key (the capture was recorded;
+ *       whether the connector then took the money is the holds invariant's);</li>
+ *   <li>cancel: the payment of the path exists and its cancel is recorded ({@code cancel_requested_at}) or it is
+ *       {@code CANCELLED};</li>
+ *   <li>for all five: the key's row in {@code idempotency_keys} (the payment's merchant, the key) is
  *       {@code FINISHED}, stores the acknowledged status and names that payment (and refund).</li>
  * </ul>
  * Replay: each distinct request (method, path, recorded headers, body) is sent once more, after the run, to the
@@ -62,9 +67,8 @@ final class AcknowledgedEffects implements Invariant {
         db.idempotencyKeys().forEach(k -> keys.put(k.merchantId() + "\u0000" + k.key(), k));
         Map<String, Snapshot.Refund> refunds = new HashMap<>();
         db.refunds().forEach(r -> refunds.put(r.id(), r));
-        Set<String> retryTransitions = new java.util.HashSet<>();
-        db.transitions().stream().filter(t -> t.event().equals("RETRY") && "api".equals(t.source()))
-                .forEach(t -> retryTransitions.add(t.paymentId() + "\u0000" + t.sourceId()));
+        Set<String> retryTransitions = apiTransitions(db, "RETRY");
+        Set<String> captureTransitions = apiTransitions(db, "CAPTURE");
         Set<String> attempts = new java.util.HashSet<>();
         db.attempts().forEach(a -> attempts.add(a.paymentId() + "\u0000" + a.number()));
 
@@ -75,6 +79,8 @@ final class AcknowledgedEffects implements Invariant {
         int creates = 0;
         int retries = 0;
         int refundCount = 0;
+        int captures = 0;
+        int cancels = 0;
         for (Operation op : acknowledged) {
             JsonNode answer = op.responseJson();
             String key = op.idempotencyKey();
@@ -129,6 +135,32 @@ final class AcknowledgedEffects implements Invariant {
                         problem = "refund " + refundId + " does not hold the acknowledged payment and amount";
                     } else {
                         problem = keyProblem(keys, payment.merchantId(), key, op, paymentId, refundId);
+                    }
+                }
+                case CAPTURE -> {
+                    captures++;
+                    paymentId = op.paymentIdInPath();
+                    Snapshot.Payment payment = paymentId == null ? null : payments.get(paymentId);
+                    if (payment == null) {
+                        problem = "capture of " + paymentId + " acknowledged but the payment is not in the database";
+                    } else if (!captureTransitions.contains(paymentId + "\u0000" + key)) {
+                        problem = "capture of " + paymentId + " acknowledged but no CAPTURE transition has source_id "
+                                + key;
+                    } else {
+                        problem = keyProblem(keys, payment.merchantId(), key, op, paymentId, null);
+                    }
+                }
+                case CANCEL -> {
+                    cancels++;
+                    paymentId = op.paymentIdInPath();
+                    Snapshot.Payment payment = paymentId == null ? null : payments.get(paymentId);
+                    if (payment == null) {
+                        problem = "cancel of " + paymentId + " acknowledged but the payment is not in the database";
+                    } else if (!payment.cancelRequested() && !"CANCELLED".equals(payment.status())) {
+                        problem = "cancel of " + paymentId + " acknowledged but the payment is " + payment.status()
+                                + " with no cancel recorded";
+                    } else {
+                        problem = keyProblem(keys, payment.merchantId(), key, op, paymentId, null);
                     }
                 }
                 default -> {
@@ -200,10 +232,19 @@ final class AcknowledgedEffects implements Invariant {
         }
         offending.remove(null);
         String detail = acknowledged.size() + " acknowledged (" + creates + " creates, " + retries + " retries, "
-                + refundCount + " refunds), " + replayed + " distinct requests replayed"
+                + refundCount + " refunds, " + captures + " captures, " + cancels + " cancels), " + replayed
+                + " distinct requests replayed"
                 + (problems.isEmpty() ? ": every effect found, every replay identical"
                         : "; " + problems.size() + " problems, first: " + problems.get(0));
         return new InvariantResult(name(), problems.isEmpty(), detail, offending);
+    }
+
+    /** "payment id NUL source_id" of every transition {@code event} that a client's request made. */
+    private static Set<String> apiTransitions(Snapshot db, String event) {
+        Set<String> made = new java.util.HashSet<>();
+        db.transitions().stream().filter(t -> t.event().equals(event) && "api".equals(t.source()))
+                .forEach(t -> made.add(t.paymentId() + "\u0000" + t.sourceId()));
+        return made;
     }
 
     private static String keyProblem(Map<String, Snapshot.IdempotencyKey> keys, String merchantId, String key,

@@ -242,7 +242,7 @@ class CheckerIT {
         assertThat(report.lines()).hasSize(13).last().isEqualTo("12 passed, 0 failed");
         String lines = String.join("\n", report.lines());
         assertThat(lines).contains("PASS acknowledged-effects-and-replays: 15 acknowledged (9 creates, 3 retries,"
-                + " 3 refunds), 14 distinct requests replayed");
+                + " 3 refunds, 0 captures, 0 cancels), 14 distinct requests replayed");
         assertThat(lines).contains("10 charges {sandbox=7, stripe=3}");
         assertThat(lines).contains("2 orphaned, 2 automatic refunds");
         assertThat(lines).contains("3 confirmations and 1 cancellations expected");

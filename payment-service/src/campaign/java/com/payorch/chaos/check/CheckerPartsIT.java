@@ -149,6 +149,58 @@ class CheckerPartsIT {
         assertThat(missing.offendingKeys()).containsExactly(id);
     }
 
+    /**
+     * Issue 26: an acknowledged capture needs its CAPTURE transition under the request's key, an acknowledged cancel
+     * a recorded cancel (or CANCELLED), and both the key's finished row; what is missing is named.
+     */
+    @Test
+    void anAcknowledgedCaptureOrCancelWithoutItsEffectFails() {
+        Map<String, String> captureKey = Map.of("Idempotency-Key", "cap-1");
+        Map<String, String> cancelKey = Map.of("Idempotency-Key", "can-1");
+        List<HistoryEntry> history = List.of(
+                entry(HistoryEntry.Kind.INVOKE, "c1", "POST", "/v1/payments/pay_h/capture", captureKey, null, null),
+                entry(HistoryEntry.Kind.ANSWERED, "c1", "POST", "/v1/payments/pay_h/capture", captureKey, 200,
+                        "{\"id\":\"pay_h\"}"),
+                entry(HistoryEntry.Kind.INVOKE, "c2", "POST", "/v1/payments/pay_k/cancel", cancelKey, null, null),
+                entry(HistoryEntry.Kind.ANSWERED, "c2", "POST", "/v1/payments/pay_k/cancel", cancelKey, 200,
+                        "{\"id\":\"pay_k\"}"));
+        List<Operation> operations = Operations.of(history);
+        assertThat(operations).extracting(Operation::kind).containsExactly(Kind.CAPTURE, Kind.CANCEL);
+
+        Snapshot.Payment authorised = hold("pay_h", "AUTHORIZED", false);
+        Snapshot.Payment notCancelled = hold("pay_k", "AUTHORIZED", false);
+        InvariantResult nothingRecorded = acknowledgedEffects(operations, List.of(authorised, notCancelled),
+                List.of(), List.of());
+        assertThat(nothingRecorded.passed()).isFalse();
+        assertThat(nothingRecorded.offendingKeys()).contains("cap-1", "pay_h", "can-1", "pay_k");
+        assertThat(nothingRecorded.detail()).contains("1 captures, 1 cancels")
+                .contains("no CAPTURE transition has source_id cap-1");
+
+        // the capture and the cancel recorded, but their keys never finished: still not acknowledged effects
+        List<Snapshot.Transition> captured = List.of(
+                new Snapshot.Transition(1, "pay_h", "AUTHORIZED", "CAPTURING", "CAPTURE", "api", "cap-1", 1));
+        InvariantResult keysUnfinished = acknowledgedEffects(operations,
+                List.of(hold("pay_h", "CAPTURING", false), hold("pay_k", "AUTHORIZED", true)), captured,
+                List.of(new Snapshot.IdempotencyKey("m", "can-1", "POST", "/v1/payments/pay_k/cancel", "STARTED",
+                        "pay_k", null, null)));
+        assertThat(keysUnfinished.passed()).isFalse();
+        assertThat(keysUnfinished.detail()).contains("2 problems, first: no idempotency_keys row for merchant m"
+                + " and key cap-1");
+    }
+
+    private static Snapshot.Payment hold(String id, String status, boolean cancelRequested) {
+        return new Snapshot.Payment(id, "m", "bk_" + id, 100, "GBP", status, 1, "sandbox", null, 0, 0, 3, "manual",
+                0, true, cancelRequested, null, null);
+    }
+
+    private static InvariantResult acknowledgedEffects(List<Operation> operations, List<Snapshot.Payment> payments,
+                                                       List<Snapshot.Transition> transitions,
+                                                       List<Snapshot.IdempotencyKey> keys) {
+        Snapshot db = new Snapshot(payments, List.of(), transitions, List.of(), List.of(), List.of(), keys,
+                List.of(), List.of(), List.of());
+        return new AcknowledgedEffects().check(new CheckContext(null, List.of(), operations, db, null, List.of()));
+    }
+
     private static Snapshot.Event event(long seq, String paymentId, String type, long version) {
         return new Snapshot.Event(seq, "evt_" + seq, "m", type, paymentId, "bk", "{\"version\": " + version + "}");
     }

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class Operations {
 
-    enum Kind { CREATE, RETRY, REFUND, OTHER }
+    enum Kind { CREATE, RETRY, REFUND, CAPTURE, CANCEL, OTHER }
 
     /** One completed client request. {@code answer} is the ANSWERED or LOST entry. */
     record Operation(HistoryEntry invoke, HistoryEntry answer, Kind kind, String method, String path,
@@ -45,7 +45,7 @@ final class Operations {
             return header("Authorization");
         }
 
-        /** The payment id named by a retry's or a refund's path. */
+        /** The payment id named by a retry's, refund's, capture's or cancel's path. */
         String paymentIdInPath() {
             Matcher matcher = PAYMENT_PATH.matcher(path == null ? "" : path);
             return matcher.find() ? matcher.group(1) : null;
@@ -101,6 +101,12 @@ final class Operations {
         }
         if (bare.matches("/v1/payments/[^/]+/refunds")) {
             return Kind.REFUND;
+        }
+        if (bare.matches("/v1/payments/[^/]+/capture")) {
+            return Kind.CAPTURE;
+        }
+        if (bare.matches("/v1/payments/[^/]+/cancel")) {
+            return Kind.CANCEL;
         }
         return Kind.OTHER;
     }

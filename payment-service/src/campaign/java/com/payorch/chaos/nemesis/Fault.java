@@ -30,7 +30,14 @@ public enum Fault {
     /** The PSP (Stripe) forgets idempotency keys older than its lifetime: a resend past it charges again. */
     PSP_FORGETS_KEYS("psp-forgets-keys", 1),
     /** Refunds that succeeded are reported failed afterwards (Stripe {@code refund.failed}, Adyen REFUND_FAILED). */
-    REFUND_REVERSED("refund-reversed", 1);
+    REFUND_REVERSED("refund-reversed", 1),
+    /**
+     * {@code kill -9} of the primary PostgreSQL's postmaster and {@code pg_ctl promote} of its synchronous standby;
+     * healed by making the old primary the new one's synchronous standby. Never drawn at random (weight 0): planned
+     * at fixed points when the campaign runs a primary and a standby ({@link Nemesis#plan(long, java.time.Duration,
+     * java.util.List, int)}).
+     */
+    PRIMARY_FAILOVER("primary-failover", 0);
 
     private final String id;
     private final int weight;

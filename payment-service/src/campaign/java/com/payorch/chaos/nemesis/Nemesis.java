@@ -49,13 +49,39 @@ public final class Nemesis implements AutoCloseable {
     private volatile boolean stopped;
 
     public Nemesis(World world, History history, long seed, Duration duration, int maxActive) {
+        this(world, history, seed, duration, maxActive, 0);
+    }
+
+    /** @param failovers how many {@link Fault#PRIMARY_FAILOVER}s (the world must run a primary and a standby) */
+    public Nemesis(World world, History history, long seed, Duration duration, int maxActive, int failovers) {
         this.world = world;
         this.history = history;
         this.maxActive = maxActive;
         this.random = new Random(seed * 7919 + 17);
         List<String> instances = world.instances().stream().map(ServiceProcess::name).toList();
-        this.plan = plan(seed, duration, instances);
+        this.plan = plan(seed, duration, instances, failovers);
     }
+
+    /**
+     * The seed's schedule ({@link #plan(long, Duration, List)}, unchanged) and {@code failovers} primary failovers
+     * spread evenly over the run (at a third and two thirds of it for two), each followed by the old primary's
+     * rebuild as the new standby after {@link #FAILOVER_HOLD}.
+     */
+    public static List<Planned> plan(long seed, Duration duration, List<String> instances, int failovers) {
+        List<Planned> plan = new ArrayList<>(plan(seed, duration, instances));
+        for (int i = 1; i <= failovers; i++) {
+            plan.add(new Planned(duration.toMillis() * i / (failovers + 1), Fault.PRIMARY_FAILOVER, "postgres",
+                    FAILOVER_HOLD.toMillis(), 0));
+        }
+        plan.sort(java.util.Comparator.comparingLong(Planned::atMillis));
+        return List.copyOf(plan);
+    }
+
+    /** How long the promoted primary runs without a standby before the old one is rebuilt as its standby. */
+    static final Duration FAILOVER_HOLD = Duration.ofSeconds(5);
+
+    /** The longest a failover waits for another fault on PostgreSQL to heal (it is not skipped, unlike others). */
+    private static final Duration FAILOVER_WAIT = Duration.ofSeconds(60);
 
     /**
      * The schedule for a seed: a fault every 1.5–4.5 s from the third second to three seconds before the end, each
@@ -76,7 +102,7 @@ public final class Nemesis implements AutoCloseable {
             String instance = instances.get(random.nextInt(instances.size()));
             String target = switch (fault) {
                 case KILL_INSTANCE -> instance;
-                case TERMINATE_BACKENDS, DB_RESTART -> "postgres";
+                case TERMINATE_BACKENDS, DB_RESTART, PRIMARY_FAILOVER -> "postgres";
                 case FREEZE_LINK, DELAY_LINK, RESET_LINK ->
                         instance + "." + List.of("db", "stripe", "adyen").get(random.nextInt(3));
                 case ANSWERS_LOST -> instance + "." + (random.nextBoolean() ? "stripe" : "adyen");
@@ -141,7 +167,9 @@ public final class Nemesis implements AutoCloseable {
     }
 
     private void inject(Planned planned) {
-        if (active.size() >= maxActive || conflicts(planned)) {
+        if (planned.fault() == Fault.PRIMARY_FAILOVER) {
+            awaitNoConflict(planned);
+        } else if (active.size() >= maxActive || conflicts(planned)) {
             skipped.merge(planned.fault().id(), 1, Integer::sum);
             return;
         }
@@ -179,24 +207,34 @@ public final class Nemesis implements AutoCloseable {
                 });
             }
             case FREEZE_LINK, SMTP_STALL -> {
-                LinkProxy link = world.link(target);
-                link.freeze();
-                yield new Active(fault, target, "frozen (" + link.openConnections() + " connections open)", () -> {
-                    link.heal();
+                List<LinkProxy> group = world.linkGroup(target);
+                group.forEach(LinkProxy::freeze);
+                int open = group.stream().mapToInt(LinkProxy::openConnections).sum();
+                yield new Active(fault, target, "frozen (" + open + " connections open)", () -> {
+                    group.forEach(LinkProxy::heal);
                     return "flowing";
                 });
             }
             case DELAY_LINK -> {
-                LinkProxy link = world.link(target);
-                link.delay(planned.parameter());
+                List<LinkProxy> group = world.linkGroup(target);
+                group.forEach(link -> link.delay(planned.parameter()));
                 yield new Active(fault, target, "+" + planned.parameter() + " ms per chunk", () -> {
-                    link.heal();
+                    group.forEach(LinkProxy::heal);
                     return "no delay";
                 });
             }
             case RESET_LINK -> {
-                int reset = world.link(target).reset();
+                int reset = world.linkGroup(target).stream().mapToInt(LinkProxy::reset).sum();
                 yield new Active(fault, target, "reset " + reset + " connections", () -> "done");
+            }
+            case PRIMARY_FAILOVER -> {
+                var pair = world.primaryAndStandby().orElseThrow(() -> new IllegalStateException(
+                        "a primary failover needs a primary and a standby (CHAOS_FAILOVER=1)"));
+                var failover = pair.failover();
+                yield new Active(fault, target, "failover " + failover.number() + ": kill -9 of " + failover.from()
+                        + "'s postmaster, " + failover.to() + " promoted, accepting writes "
+                        + (failover.promotedAtMillis() - failover.killedAtMillis()) + " ms after the kill",
+                        pair::rebuildStandby);
             }
             case ANSWERS_LOST -> {
                 LinkProxy link = world.link(target);
@@ -269,6 +307,21 @@ public final class Nemesis implements AutoCloseable {
             fault0.heal();
         } else {
             heals.schedule(fault0::heal, planned.holdMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Waits until no fault on the failover's target is active (at most {@link #FAILOVER_WAIT}). */
+    private void awaitNoConflict(Planned planned) {
+        long deadline = System.nanoTime() + FAILOVER_WAIT.toNanos();
+        while (conflicts(planned) && System.nanoTime() < deadline && !stopped) {
+            synchronized (clock) {
+                try {
+                    clock.wait(100); // a poll interval: heals do not notify
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 

@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * from then on {@code pg_ctl} runs it. {@code synchronous_commit} stays on (zonky turns it off): an acknowledged
  * commit must survive the immediate shutdown; fsync is off (the machine does not crash, only PostgreSQL does).
  */
-public final class PostgresProcess implements AutoCloseable {
+public final class PostgresProcess implements DatabaseServer {
 
     private final Path bin;
     private final Path dataDir;
@@ -66,24 +65,29 @@ public final class PostgresProcess implements AutoCloseable {
         }
     }
 
+    @Override
     public int port() {
         return port;
     }
 
+    @Override
     public boolean isRunning() {
         return running;
     }
 
     /** Direct JDBC URL (no proxy): for the nemesis's pg_terminate_backend and the checker. */
+    @Override
     public String jdbcUrl() {
         return "jdbc:postgresql://localhost:" + port + "/postgres";
     }
 
+    @Override
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), "postgres", "");
     }
 
     /** Starts the server (after {@link #immediateShutdown()}); returns when it accepts connections. */
+    @Override
     public synchronized void startServer() {
         pgCtl(List.of("-D", dataDir.toString(), "-l", log.toString(), "-w", "-t", "120", "-o",
                 String.join(" ", options()), "start"));
@@ -91,48 +95,15 @@ public final class PostgresProcess implements AutoCloseable {
     }
 
     /** {@code pg_ctl stop -m immediate}: the postmaster and every backend quit at once, like a crash. */
+    @Override
     public synchronized void immediateShutdown() {
         running = false;
         pgCtl(List.of("-D", dataDir.toString(), "-m", "immediate", "-w", "-t", "60", "stop"));
     }
 
-    /**
-     * Terminates up to {@code count} random backends of the service's connections (not this one's, nor PostgreSQL's
-     * own processes); the process ids it ended.
-     */
-    public List<Integer> terminateRandomBackends(int count, Random random) throws SQLException {
-        List<Integer> ended = new ArrayList<>();
-        try (Connection connection = connect(); var statement = connection.createStatement()) {
-            List<Integer> candidates = new ArrayList<>();
-            try (var rows = statement.executeQuery("select pid from pg_stat_activity where backend_type = 'client"
-                    + " backend' and pid <> pg_backend_pid() and datname = 'postgres' order by pid")) {
-                while (rows.next()) {
-                    candidates.add(rows.getInt(1));
-                }
-            }
-            for (int i = 0; i < count && !candidates.isEmpty(); i++) {
-                int pid = candidates.remove(random.nextInt(candidates.size()));
-                try (var rows = statement.executeQuery("select pg_terminate_backend(" + pid + ")")) {
-                    if (rows.next() && rows.getBoolean(1)) {
-                        ended.add(pid);
-                    }
-                }
-            }
-        }
-        return ended;
-    }
-
     /** The postmaster's process id from {@code postmaster.pid}, if it is running. */
     public Optional<Long> postmasterPid() {
-        try {
-            Path pidFile = dataDir.resolve("postmaster.pid");
-            if (!Files.exists(pidFile)) {
-                return Optional.empty();
-            }
-            return Optional.of(Long.parseLong(Files.readAllLines(pidFile).get(0).trim()));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
+        return PostgresNode.postmasterPid(dataDir);
     }
 
     private List<String> options() {

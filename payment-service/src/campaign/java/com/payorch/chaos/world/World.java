@@ -81,8 +81,16 @@ public final class World implements AutoCloseable {
      * @param kafka whether to run a broker and publish events to it
      * @param jar the boot jar, or null to run the main class on this JVM's classpath
      * @param heap the instances' -Xmx, e.g. {@code 384m}
+     * @param primaryAndStandby a primary and a synchronous standby of Debian's PostgreSQL ({@link PostgresPair}),
+     *        the instances on a multi-host URL that targets the primary; false: one PostgreSQL
+     *        ({@link PostgresProcess})
      */
-    public record Config(Path outDir, int instances, boolean kafka, @Nullable Path jar, String heap) {
+    public record Config(Path outDir, int instances, boolean kafka, @Nullable Path jar, String heap,
+                         boolean primaryAndStandby) {
+
+        public Config(Path outDir, int instances, boolean kafka, @Nullable Path jar, String heap) {
+            this(outDir, instances, kafka, jar, heap, false);
+        }
     }
 
     private final Config config;
@@ -91,7 +99,8 @@ public final class World implements AutoCloseable {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Map<String, LinkProxy> links = new LinkedHashMap<>();
     private final List<ServiceProcess> instances = new ArrayList<>();
-    private PostgresProcess postgres;
+    private DatabaseServer postgres;
+    private @Nullable PostgresPair pair;
     private FakeStripe stripe;
     private FakeAdyen adyen;
     private GreenMail mail;
@@ -120,16 +129,24 @@ public final class World implements AutoCloseable {
         try {
             Files.createDirectories(config.outDir());
             // A directory used before (the same seed again): a fresh cluster and fresh logs, nothing of the last run.
-            org.springframework.util.FileSystemUtils.deleteRecursively(config.outDir().resolve("postgres"));
-            for (String old : List.of("postgres.log", "i1.log", "i2.log", "i3.log", "faults.jsonl",
-                    "offending-history.jsonl", "failed-invariants.txt", "summary.json")) {
+            for (String data : List.of("postgres", "pg-a", "pg-b")) {
+                org.springframework.util.FileSystemUtils.deleteRecursively(config.outDir().resolve(data));
+            }
+            for (String old : List.of("postgres.log", "pg-a.log", "pg-b.log", "i1.log", "i2.log", "i3.log",
+                    "faults.jsonl", "offending-history.jsonl", "failed-invariants.txt", "summary.json",
+                    "failovers.json")) {
                 Files.deleteIfExists(config.outDir().resolve(old));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        postgres = PostgresProcess.start(config.outDir().resolve("postgres"), config.outDir().resolve("postgres.log"),
-                freePort());
+        if (config.primaryAndStandby()) {
+            pair = PostgresPair.start(config.outDir(), freePort(), freePort());
+            postgres = pair;
+        } else {
+            postgres = PostgresProcess.start(config.outDir().resolve("postgres"),
+                    config.outDir().resolve("postgres.log"), freePort());
+        }
         closeables.add(postgres);
         stripe = new FakeStripe(10_000).acceptKey(STRIPE_SECRET_KEY);
         closeables.add(stripe);
@@ -151,7 +168,7 @@ public final class World implements AutoCloseable {
         int adyenPort = portOf(adyen.checkoutUrl());
         for (int i = 1; i <= config.instances(); i++) {
             String name = "i" + i;
-            LinkProxy db = link(name + ".db", postgres.port());
+            List<LinkProxy> db = databaseLinks(name);
             LinkProxy stripeLink = link(name + ".stripe", stripePort).keys(pspFaults.stripeKeys());
             LinkProxy adyenLink = link(name + ".adyen", adyenPort);
             LinkProxy smtp = link(name + ".smtp", mail.getSmtp().getPort());
@@ -170,6 +187,18 @@ public final class World implements AutoCloseable {
                 .toList();
         ready.forEach(CompletableFuture::join);
         writePids();
+    }
+
+    /**
+     * The instance's links to the database: {@code iN.db}, or with a primary and a standby one to each,
+     * {@code iN.db.a} and {@code iN.db.b} (the nemesis breaks both as {@code iN.db}, see {@link #linkGroup}).
+     */
+    private List<LinkProxy> databaseLinks(String instance) {
+        if (pair == null) {
+            return List.of(link(instance + ".db", postgres.port()));
+        }
+        List<Integer> ports = pair.ports();
+        return List.of(link(instance + ".db.a", ports.get(0)), link(instance + ".db.b", ports.get(1)));
     }
 
     private LinkProxy link(String name, int targetPort) {
@@ -192,13 +221,13 @@ public final class World implements AutoCloseable {
         return launch;
     }
 
-    private List<String> arguments(LinkProxy db, LinkProxy stripeLink, LinkProxy adyenLink, LinkProxy smtp) {
-        String dbAddress = "localhost:" + db.port() + "/postgres";
+    private List<String> arguments(List<LinkProxy> db, LinkProxy stripeLink, LinkProxy adyenLink,
+                                   LinkProxy smtp) {
         List<String> args = new ArrayList<>(List.of(
-                "--spring.r2dbc.url=r2dbc:postgresql://" + dbAddress,
+                "--spring.r2dbc.url=" + r2dbcUrl(db),
                 "--spring.r2dbc.username=postgres",
                 "--spring.r2dbc.password=",
-                "--spring.flyway.url=jdbc:postgresql://" + dbAddress,
+                "--spring.flyway.url=" + jdbcUrl(db),
                 "--spring.flyway.user=postgres",
                 "--spring.flyway.password=",
                 "--payments.db.embedded=false",
@@ -264,6 +293,29 @@ public final class World implements AutoCloseable {
         return args;
     }
 
+    /**
+     * One host: as before. Several: r2dbc-postgresql's multi-host form ({@code failover} protocol), which connects
+     * to the host that answers {@code SHOW TRANSACTION_READ_ONLY} with off.
+     */
+    static String r2dbcUrl(List<LinkProxy> db) {
+        if (db.size() == 1) {
+            return "r2dbc:postgresql://localhost:" + db.get(0).port() + "/postgres";
+        }
+        return "r2dbc:postgresql:failover://" + hosts(db) + "/postgres?targetServerType=primary";
+    }
+
+    /** Flyway's URL: pgJDBC's multi-host form with several hosts. */
+    static String jdbcUrl(List<LinkProxy> db) {
+        if (db.size() == 1) {
+            return "jdbc:postgresql://localhost:" + db.get(0).port() + "/postgres";
+        }
+        return "jdbc:postgresql://" + hosts(db) + "/postgres?targetServerType=primary";
+    }
+
+    private static String hosts(List<LinkProxy> db) {
+        return String.join(",", db.stream().map(link -> "localhost:" + link.port()).toList());
+    }
+
     // --- what the workload, the nemesis and the checker use ----------------------------------------------------------
 
     public WorkloadTargets targets() {
@@ -288,6 +340,22 @@ public final class World implements AutoCloseable {
         return Map.copyOf(links);
     }
 
+    /**
+     * The links a fault on {@code target} breaks: the link of that name, or, for {@code iN.db} with a primary and a
+     * standby, the instance's links to both servers.
+     */
+    public List<LinkProxy> linkGroup(String target) {
+        if (links.containsKey(target)) {
+            return List.of(links.get(target));
+        }
+        List<LinkProxy> group = links.entrySet().stream().filter(link -> link.getKey().startsWith(target + "."))
+                .map(Map.Entry::getValue).toList();
+        if (group.isEmpty()) {
+            throw new IllegalArgumentException("no link " + target);
+        }
+        return group;
+    }
+
     public LinkProxy link(String name) {
         LinkProxy proxy = links.get(name);
         if (proxy == null) {
@@ -296,8 +364,13 @@ public final class World implements AutoCloseable {
         return proxy;
     }
 
-    public PostgresProcess postgres() {
+    public DatabaseServer postgres() {
         return postgres;
+    }
+
+    /** The primary and its standby, when the world runs them (empty: one PostgreSQL). */
+    public java.util.Optional<PostgresPair> primaryAndStandby() {
+        return java.util.Optional.ofNullable(pair);
     }
 
     public FakeStripe stripe() {
