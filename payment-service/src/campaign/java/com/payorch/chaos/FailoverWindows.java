@@ -1,7 +1,7 @@
 package com.payorch.chaos;
 
 import com.payorch.chaos.history.HistoryEntry;
-import com.payorch.chaos.world.PostgresPair;
+import com.payorch.testsupport.PostgresPair;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

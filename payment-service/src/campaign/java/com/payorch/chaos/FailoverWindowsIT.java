@@ -3,7 +3,7 @@ package com.payorch.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.chaos.history.HistoryEntry;
-import com.payorch.chaos.world.PostgresPair;
+import com.payorch.testsupport.PostgresPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

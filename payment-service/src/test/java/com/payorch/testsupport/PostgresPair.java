@@ -1,106 +1,136 @@
 package com.payorch.testsupport;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.UserPrincipal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * A PostgreSQL primary and a streaming standby of it, two processes of Debian's PostgreSQL (the newest
- * {@code /usr/lib/postgresql/<version>/bin} with pg_basebackup), as a failover test needs them: replication is
- * synchronous, so a commit is acknowledged only once the standby has it; the primary can be killed with SIGKILL or
- * fenced read-only, and the standby promoted. Runs the binaries as user {@code postgres} when the JVM is root
- * (PostgreSQL refuses root). {@link #isAvailable()} says whether this machine can; tests skip when it cannot.
+ * A primary and a streaming standby of Debian's PostgreSQL, each a process of its own on a fixed port
+ * ({@link PostgresNode}), with synchronous replication: the primary's {@code synchronous_standby_names} is
+ * {@code '*'} and {@code synchronous_commit} on, so a commit is acknowledged only once the standby has it. Used by
+ * {@code PrimaryFailoverIT} and by the fault campaign ({@code CHAOS_FAILOVER=1}); {@link #isAvailable()} says whether
+ * this machine can run it, and tests skip when it cannot.
+ *
+ * <p>The primary can be killed ({@link #killPrimary()}) or fenced read-only ({@link #fencePrimary()}), and the
+ * standby promoted ({@link #promoteStandby()}); {@link #failover()} is both at once, what a failure of the primary's
+ * machine and an operator (or Patroni) do. The promoted server runs without a synchronous standby until
+ * {@link #rebuildStandby()} has made the old primary its standby ({@code pg_rewind}, or a fresh
+ * {@code pg_basebackup -R} when the rewind fails) and synchronous again; Patroni's {@code synchronous_mode} without
+ * {@code synchronous_mode_strict} does the same (writes would otherwise hang until a standby is back).
  */
 public final class PostgresPair implements AutoCloseable {
 
-    public static final String USER = "postgres";
-    public static final String DATABASE = "postgres";
+    private static final Duration REPLICATION_WAIT = Duration.ofSeconds(60);
 
-    private static final Path DEBIAN_VERSIONS = Path.of("/usr/lib/postgresql");
-    private static final List<String> NEEDED = List.of("initdb", "pg_ctl", "pg_basebackup", "postgres");
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
-    private static final boolean ROOT = "root".equals(System.getProperty("user.name"));
-    private static final String RUNUSER = "/usr/sbin/runuser";
-
-    private final Path binaries;
-    private final Path root;
-    private final Node first;
-    private final Node second;
-    private Node primary;
-    private Node standby;
-
-    /** One PostgreSQL process: its data directory and port. */
-    public record Node(String name, Path dataDir, int port) {
+    /**
+     * One failover: the old primary killed at {@code killedAtMillis}, the standby accepting writes at
+     * {@code promotedAtMillis}; {@code standbyAgainAtMillis} once the old primary is a synchronous standby again.
+     */
+    public record Failover(int number, String from, String to, long killedAtMillis, long promotedAtMillis,
+                           @Nullable Long standbyAgainAtMillis, @Nullable String rebuiltBy) {
     }
 
-    private PostgresPair(Path binaries, Path root) {
-        this.binaries = binaries;
-        this.root = root;
-        this.first = new Node("first", root.resolve("first"), freePort());
-        this.second = new Node("second", root.resolve("second"), freePort());
+    private final PostgresNode first;
+    private final PostgresNode second;
+    private final @Nullable Path temporaryDirectory;
+    private final List<Failover> failovers = new ArrayList<>();
+    private volatile PostgresNode primary;
+    private volatile @Nullable PostgresNode standby;
+    private volatile boolean primaryRunning;
+
+    private PostgresPair(Path dir, int firstPort, int secondPort, @Nullable Path temporaryDirectory) {
+        this.first = new PostgresNode("pg-a", dir.resolve("pg-a"), dir.resolve("pg-a.log"), firstPort);
+        this.second = new PostgresNode("pg-b", dir.resolve("pg-b"), dir.resolve("pg-b.log"), secondPort);
+        this.temporaryDirectory = temporaryDirectory;
+        this.primary = first;
     }
 
-    /** Debian's PostgreSQL binaries are installed, and can run as a user other than root. */
+    /** Debian's PostgreSQL is installed, and can run as a user other than root. */
     public static boolean isAvailable() {
-        return binaries().isPresent() && (!ROOT || Files.isExecutable(Path.of(RUNUSER)) && postgresUser().isPresent());
+        return PostgresNode.available();
     }
 
-    /** Starts the primary ({@link #first()}) and its synchronous standby ({@link #second()}). */
+    /** A fresh pair in a temporary directory on free ports; {@link #close()} deletes the directory. */
     public static PostgresPair start() {
-        Path binaries = binaries().orElseThrow(() -> new IllegalStateException(
-                "No Debian PostgreSQL with pg_basebackup under " + DEBIAN_VERSIONS + " (apt-get install postgresql-15)"));
-        PostgresPair pair = null;
+        Path dir;
         try {
-            Path root = Files.createTempDirectory("payments-postgres-pair");
-            if (ROOT) {
-                Files.setOwner(root, postgresUser().orElseThrow());
+            dir = Files.createTempDirectory("payments-postgres-pair");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        PostgresNode.handToPostgres(dir);
+        return startBoth(new PostgresPair(dir, freePort(), freePort(), dir));
+    }
+
+    /**
+     * A fresh primary in {@code dir}/pg-a and its synchronous standby in {@code dir}/pg-b, logs beside them; they
+     * stay after {@link #close()} for a look.
+     */
+    public static PostgresPair start(Path dir, int firstPort, int secondPort) {
+        return startBoth(new PostgresPair(dir, firstPort, secondPort, null));
+    }
+
+    private static PostgresPair startBoth(PostgresPair pair) {
+        try {
+            if (!isAvailable()) {
+                throw new IllegalStateException("A primary and a standby need Debian's PostgreSQL under "
+                        + PostgresNode.DEBIAN_VERSIONS + " (apt-get install postgresql-15) and, as root, runuser");
             }
-            pair = new PostgresPair(binaries, root);
-            pair.startBoth();
+            pair.first.initdb();
+            pair.first.start();
+            pair.primaryRunning = true;
+            pair.second.baseBackupFrom(pair.first);
+            pair.second.start();
+            pair.makeSynchronous(pair.first, pair.second);
+            pair.standby = pair.second;
             return pair;
-        } catch (IOException | RuntimeException e) {
-            if (pair != null) {
-                pair.close();
-            }
-            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        } catch (RuntimeException e) {
+            pair.close();
+            throw e;
         }
     }
 
-    /** The node that started as the primary. */
-    public Node first() {
+    /** The server that started as the primary ({@code pg-a}). */
+    public PostgresNode first() {
         return first;
     }
 
-    /** The node that started as the standby. */
-    public Node second() {
+    /** The server that started as the standby ({@code pg-b}). */
+    public PostgresNode second() {
         return second;
+    }
+
+    /** The server that is primary now. */
+    public PostgresNode primary() {
+        return primary;
+    }
+
+    public String primaryName() {
+        return primary.name();
+    }
+
+    /** Both ports, first and second server: clients name both, the primary is found by asking. */
+    public List<Integer> ports() {
+        return List.of(first.port(), second.port());
     }
 
     /**
      * The pair as the service sees it: r2dbc-postgresql's and pgJDBC's multi-host URLs over the first and the second
-     * node, in that order, to the one that is the primary.
+     * server, in that order, to the one that is the primary.
      */
     public TestDatabase database() {
         return multiHost(first.port(), second.port());
@@ -109,9 +139,9 @@ public final class PostgresPair implements AutoCloseable {
     /** Multi-host URLs over 127.0.0.1 at these ports, in this order, to the one that is the primary. */
     public static TestDatabase multiHost(int... ports) {
         String hosts = IntStream.of(ports).mapToObj(port -> "127.0.0.1:" + port).collect(Collectors.joining(","));
-        String address = hosts + "/" + DATABASE + "?targetServerType=primary";
+        String address = hosts + "/postgres?targetServerType=primary";
         return new TestDatabase(TestDatabase.Kind.EXTERNAL, "r2dbc:postgresql:failover://" + address,
-                "jdbc:postgresql://" + address, USER, "");
+                "jdbc:postgresql://" + address, "postgres", "");
     }
 
     /** A port nothing listens on (until someone takes it). */
@@ -123,169 +153,202 @@ public final class PostgresPair implements AutoCloseable {
         }
     }
 
-    /** SIGKILL to the primary's postmaster, as a crash would; returns once its processes are gone. */
-    public void killPrimary() {
-        ProcessHandle postmaster = ProcessHandle.of(postmasterPid(primary))
-                .orElseThrow(() -> new IllegalStateException("the primary is not running"));
-        List<ProcessHandle> backends = postmaster.descendants().toList();
-        postmaster.destroyForcibly();
-        // Its backends notice the postmaster's death and exit, closing their clients' connections.
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> !postmaster.isAlive() && backends.stream().noneMatch(ProcessHandle::isAlive));
+    /** A connection to the server that is primary now. */
+    public Connection connect() throws SQLException {
+        return primary.connect();
+    }
+
+    public boolean isPrimaryRunning() {
+        return primaryRunning;
+    }
+
+    /** Whether a standby is streaming synchronously now (false from a promotion until the rebuild). */
+    public boolean hasSynchronousStandby() {
+        return standby != null;
+    }
+
+    public synchronized List<Failover> failovers() {
+        return List.copyOf(failovers);
     }
 
     /**
-     * Fences the primary as a failover manager may before promoting another node: it keeps running and answering,
+     * {@code kill -9} of the primary's postmaster, as a crash of its machine; returns once its processes are gone
+     * (its backends notice the postmaster's death and exit, closing their clients' connections).
+     */
+    public synchronized void killPrimary() {
+        if (!primaryRunning) {
+            throw new IllegalStateException("the primary " + primary + " is not running");
+        }
+        primary.kill9();
+        primaryRunning = false;
+        primary.awaitKilled();
+    }
+
+    /**
+     * Fences the primary as a failover manager may before promoting another server: it keeps running and answering,
      * but every new transaction is read-only, so writes fail with SQLSTATE 25006.
      */
-    public void fencePrimary() {
-        execute(primary, "alter system set default_transaction_read_only = on");
-        execute(primary, "select pg_reload_conf()");
+    public synchronized void fencePrimary() {
+        alterSystem(primary, "default_transaction_read_only", "on");
     }
 
     /** {@code pg_ctl promote} of the standby, which returns once it accepts writes; it is the primary from now on. */
-    public void promoteStandby() {
-        if (standby == null) {
+    public synchronized void promoteStandby() {
+        PostgresNode next = standby;
+        if (next == null) {
             throw new IllegalStateException("no standby to promote");
         }
-        pgCtl(standby, "promote", "-w", "-t", "60");
-        primary = standby;
+        next.promote();
+        // A promoted server may carry '*' from its base backup or rewind: with no standby yet, every commit would wait.
+        alterSystem(next, "synchronous_standby_names", "");
         standby = null;
+        primary = next;
+        primaryRunning = true;
+    }
+
+    /** {@link #killPrimary()}, then at once {@link #promoteStandby()}; returns when the new primary accepts writes. */
+    public synchronized Failover failover() {
+        PostgresNode old = primary;
+        PostgresNode next = standby;
+        if (next == null || !primaryRunning) {
+            throw new IllegalStateException("no failover without a running primary and a standby");
+        }
+        long killedAt = System.currentTimeMillis();
+        killPrimary();
+        promoteStandby();
+        Failover failover = new Failover(failovers.size() + 1, old.name(), next.name(), killedAt,
+                System.currentTimeMillis(), null, null);
+        failovers.add(failover);
+        return failover;
+    }
+
+    /**
+     * The server that is not primary made the primary's synchronous standby again: {@code pg_rewind} of its data
+     * directory to the primary's timeline, or a fresh base backup when that fails; what did it.
+     */
+    public synchronized String rebuildStandby() {
+        PostgresNode old = primary == first ? second : first;
+        stopIfUp(old);
+        // pg_rewind reads the source's timeline from its last checkpoint: one after the promotion, or it sees none
+        checkpoint(primary);
+        String by = "pg_rewind";
+        try {
+            if (!old.rewindFrom(primary)) {
+                throw new IllegalStateException("pg_rewind failed");
+            }
+            old.start();
+            makeSynchronous(primary, old);
+        } catch (RuntimeException rewindDidNotDo) {
+            by = "pg_basebackup (pg_rewind: " + rewindDidNotDo.getMessage() + ")";
+            stopIfUp(old);
+            old.baseBackupFrom(primary);
+            old.start();
+            makeSynchronous(primary, old);
+        }
+        standby = old;
+        int last = failovers.size() - 1;
+        if (last >= 0 && failovers.get(last).standbyAgainAtMillis() == null) {
+            Failover done = failovers.get(last);
+            failovers.set(last, new Failover(done.number(), done.from(), done.to(), done.killedAtMillis(),
+                    done.promotedAtMillis(), System.currentTimeMillis(), by));
+        }
+        return by + " of " + old.name() + " from " + primary.name() + "; synchronous standby again";
+    }
+
+    /** Starts the primary again after {@link #stopPrimaryImmediately()}; returns when it accepts connections. */
+    public synchronized void startPrimary() {
+        primary.start();
+        primaryRunning = true;
+    }
+
+    /** {@code pg_ctl stop -m immediate} of the primary: every backend quits at once, like a crash. */
+    public synchronized void stopPrimaryImmediately() {
+        primaryRunning = false;
+        primary.immediateStop();
     }
 
     /** The first column of the one row {@code sql} returns on {@code node}, as text. */
-    public String query(Node node, String sql) {
-        try (Connection connection = connect(node);
+    public String query(PostgresNode node, String sql) {
+        try (Connection connection = node.connect();
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery(sql)) {
             return rows.next() ? rows.getString(1) : null;
         } catch (SQLException e) {
-            throw new IllegalStateException("On " + node.name() + ": " + sql, e);
+            throw new IllegalStateException("On " + node + ": " + sql, e);
         }
     }
 
-    /** Stops what still runs (immediate shutdown) and deletes both data directories. */
-    @Override
-    public void close() {
-        for (Node node : List.of(first, second)) {
-            if (Files.exists(node.dataDir().resolve("postmaster.pid"))) {
+    private static void stopIfUp(PostgresNode node) {
+        if (node.isUp()) {
+            node.immediateStop();
+        }
+    }
+
+    private static void checkpoint(PostgresNode node) {
+        try (Connection connection = node.connect(); var statement = connection.createStatement()) {
+            statement.execute("checkpoint");
+        } catch (SQLException e) {
+            throw new IllegalStateException(node + ": checkpoint failed", e);
+        }
+    }
+
+    /** Waits until {@code standby} streams from {@code primary}, then makes it synchronous and waits for that. */
+    private void makeSynchronous(PostgresNode primary, PostgresNode standby) {
+        awaitReplicationState(primary, "streaming");
+        alterSystem(primary, "synchronous_standby_names", "*");
+        awaitReplicationState(primary, "sync");
+    }
+
+    private static void alterSystem(PostgresNode node, String setting, String value) {
+        try (Connection connection = node.connect(); var statement = connection.createStatement()) {
+            statement.execute("alter system set " + setting + " = '" + value + "'");
+            statement.execute("select pg_reload_conf()");
+        } catch (SQLException e) {
+            throw new IllegalStateException(node + ": could not set " + setting, e);
+        }
+    }
+
+    /** Waits until {@code primary}'s {@code pg_stat_replication} has a WAL sender in that state or sync state. */
+    private static void awaitReplicationState(PostgresNode primary, String state) {
+        long deadline = System.nanoTime() + REPLICATION_WAIT.toNanos();
+        String seen = "nothing";
+        while (System.nanoTime() < deadline) {
+            try (Connection connection = primary.connect(); var statement = connection.createStatement();
+                 var rows = statement.executeQuery("select state, sync_state from pg_stat_replication")) {
+                seen = "";
+                while (rows.next()) {
+                    seen += rows.getString(1) + "/" + rows.getString(2) + " ";
+                    if (state.equals(rows.getString(1)) || state.equals(rows.getString(2))) {
+                        return;
+                    }
+                }
+            } catch (SQLException e) {
+                seen = e.getMessage();
+            }
+            synchronized (primary) {
                 try {
-                    pgCtl(node, "stop", "-m", "immediate", "-w", "-t", "30");
-                } catch (RuntimeException e) {
-                    // Already dead (killed): nothing to stop.
+                    primary.wait(100); // a poll interval, nothing to be notified of
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
                 }
             }
         }
-        try {
-            FileSystemUtils.deleteRecursively(root);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        throw new IllegalStateException(primary + ": no standby " + state + " after " + REPLICATION_WAIT
+                + " (pg_stat_replication: " + seen + ")");
     }
 
-    private void startBoth() {
-        run(binaries.resolve("initdb").toString(), "-D", first.dataDir().toString(), "-U", USER, "-A", "trust",
-                "-E", "UTF8", "--locale=C", "--no-sync");
-        // On the command line, not in postgresql.conf: the standby copies that file, and once promoted it must not
-        // wait for a standby of its own.
-        startNode(first, "-c synchronous_standby_names='*'");
-        primary = first;
-        run(binaries.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p", Integer.toString(first.port()),
-                "-U", USER, "-D", second.dataDir().toString(), "-R", "-X", "stream", "-c", "fast", "--no-sync");
-        startNode(second, "");
-        standby = second;
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> "1".equals(
-                query(first, "select count(*) from pg_stat_replication where sync_state = 'sync'")));
-    }
-
-    private void startNode(Node node, String extraOptions) {
-        // A process dies in these tests, not the machine: fsync adds nothing but time.
-        String options = "-p " + node.port() + " -c listen_addresses=127.0.0.1 -c unix_socket_directories="
-                + root + " -c fsync=off -c synchronous_commit=on " + extraOptions;
-        pgCtl(node, "start", "-w", "-t", "60", "-l", root.resolve(node.name() + ".log").toString(), "-o", options);
-    }
-
-    private void pgCtl(Node node, String... arguments) {
-        List<String> command = new ArrayList<>(List.of(binaries.resolve("pg_ctl").toString(), "-D",
-                node.dataDir().toString()));
-        command.addAll(List.of(arguments));
-        run(command.toArray(String[]::new));
-    }
-
-    private void execute(Node node, String sql) {
-        try (Connection connection = connect(node); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException("On " + node.name() + ": " + sql, e);
-        }
-    }
-
-    private static Connection connect(Node node) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + node.port() + "/" + DATABASE, USER, "");
-    }
-
-    private static long postmasterPid(Node node) {
-        try {
-            return Long.parseLong(Files.readAllLines(node.dataDir().resolve("postmaster.pid")).get(0).trim());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Runs a PostgreSQL program (as user postgres when this JVM is root); its output goes to a log in the root. */
-    private void run(String... command) {
-        List<String> full = new ArrayList<>();
-        if (ROOT) {
-            full.addAll(List.of(RUNUSER, "-u", USER, "--"));
-        }
-        full.addAll(List.of(command));
-        Path output = root.resolve("commands.log");
-        try {
-            Process process = new ProcessBuilder(full)
-                    .directory(root.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
-                    .start();
-            if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("Timed out: " + String.join(" ", full));
+    /** Stops both servers, the standby first (a primary waiting for it still shuts down fast); see the factories. */
+    @Override
+    public void close() {
+        List<PostgresNode> order = primary == first ? List.of(second, first) : List.of(first, second);
+        order.forEach(PostgresNode::close);
+        if (temporaryDirectory != null) {
+            try {
+                FileSystemUtils.deleteRecursively(temporaryDirectory);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException("Failed (exit " + process.exitValue() + "): " + String.join(" ", full)
-                        + "\n" + Files.readString(output));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted: " + String.join(" ", full), e);
         }
-    }
-
-    private static Optional<UserPrincipal> postgresUser() {
-        try {
-            return Optional.of(FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(USER));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** The newest installed Debian PostgreSQL that has every program needed. */
-    private static Optional<Path> binaries() {
-        if (!Files.isDirectory(DEBIAN_VERSIONS)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> versions = Files.list(DEBIAN_VERSIONS)) {
-            return versions.map(version -> version.resolve("bin"))
-                    .filter(bin -> NEEDED.stream().allMatch(program -> Files.isExecutable(bin.resolve(program))))
-                    .max(Comparator.comparing(PostgresPair::majorVersion));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static int majorVersion(Path bin) {
-        String version = bin.getParent().getFileName().toString();
-        return version.matches("\\d+") ? Integer.parseInt(version) : 0;
     }
 }

@@ -7,7 +7,8 @@ import java.util.Random;
 
 /**
  * The campaign's PostgreSQL as the nemesis and the checker see it: one server ({@link PostgresProcess}) or a primary
- * with a synchronous standby ({@link PostgresPair}), where every call is about the server that is primary now.
+ * with a synchronous standby ({@link PrimaryOfPostgresPair}), where every call is about the server that is primary
+ * now.
  */
 public interface DatabaseServer extends AutoCloseable {
 

@@ -1,5 +1,6 @@
 package com.payorch.chaos.world;
 
+import com.payorch.testsupport.PostgresNode;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.File;

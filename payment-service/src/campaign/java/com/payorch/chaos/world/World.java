@@ -9,6 +9,7 @@ import com.payorch.PaymentServiceApplication;
 import com.payorch.chaos.workload.WorkloadTargets;
 import com.payorch.fakes.FakeAdyen;
 import com.payorch.fakes.FakeStripe;
+import com.payorch.testsupport.PostgresPair;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -142,7 +143,7 @@ public final class World implements AutoCloseable {
         }
         if (config.primaryAndStandby()) {
             pair = PostgresPair.start(config.outDir(), freePort(), freePort());
-            postgres = pair;
+            postgres = new PrimaryOfPostgresPair(pair);
         } else {
             postgres = PostgresProcess.start(config.outDir().resolve("postgres"),
                     config.outDir().resolve("postgres.log"), freePort());

@@ -1,4 +1,4 @@
-package com.payorch.chaos.world;
+package com.payorch.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,9 +18,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The campaign's primary and synchronous standby of Debian's PostgreSQL 15 (issue 26), as real processes: a commit
- * waits for the standby; two failovers there and back lose no committed row; after each the old primary is the new
- * one's synchronous standby again. Skipped where {@code postgresql-15} is not installed (.ci/run installs it).
+ * A primary and synchronous standby of Debian's PostgreSQL (issue 26), as real processes: a commit waits for the
+ * standby; two failovers there and back lose no committed row; after each the old primary is the new one's
+ * synchronous standby again. Skipped where {@code postgresql-15} is not installed (.ci/run installs it).
  */
 class PostgresPairIT {
 
@@ -29,11 +29,11 @@ class PostgresPairIT {
 
     @BeforeEach
     void start() throws Exception {
-        Assumptions.assumeTrue(PostgresNode.available(), "Debian's postgresql-15 is not installed");
+        Assumptions.assumeTrue(PostgresPair.isAvailable(), "Debian's postgresql-15 is not installed");
         // under target/, not /tmp: the user postgres must be able to reach the data directories
         dir = Files.createDirectories(Path.of("target", "postgres-pair-it", UUID.randomUUID().toString()))
                 .toAbsolutePath();
-        pair = PostgresPair.start(dir, World.freePort(), World.freePort());
+        pair = PostgresPair.start(dir, PostgresPair.freePort(), PostgresPair.freePort());
     }
 
     @AfterEach
@@ -80,8 +80,7 @@ class PostgresPairIT {
     @Test
     void aCommitIsAcknowledgedOnlyOnceTheStandbyHasIt() throws Exception {
         execute("create table acknowledged (id int primary key)");
-        PostgresNode standby = new PostgresNode("pg-b", dir.resolve("pg-b"), dir.resolve("pg-b.log"),
-                pair.ports().get(1));
+        PostgresNode standby = pair.second();
         standby.immediateStop();
 
         CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> {

@@ -1,29 +1,42 @@
-package com.payorch.chaos.world;
+package com.payorch.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.springframework.util.FileSystemUtils;
 
 /**
- * One PostgreSQL server of Debian's packages ({@code /usr/lib/postgresql/15/bin}), a process of its own on a fixed
- * port and data directory, run as the operating-system user {@code postgres} (PostgreSQL refuses to run as root; the
- * campaign runs as root, so every PostgreSQL program runs through {@code runuser}). It can be the primary or a
- * streaming standby; {@link PostgresPair} decides which. fsync is off (only PostgreSQL crashes, not the machine);
- * data checksums are on, as {@code pg_rewind} needs.
+ * One PostgreSQL server of Debian's packages (the newest {@code /usr/lib/postgresql/<version>/bin} with every program
+ * a pair needs; {@code .ci/run} installs {@code postgresql-15}), a process of its own on a fixed port and data
+ * directory. PostgreSQL refuses to run as root: when this JVM is root (the campaign and CI are), every PostgreSQL
+ * program runs as the operating-system user {@code postgres} through {@code runuser}, and its directories are handed
+ * to that user. It can be the primary or a streaming standby; {@link PostgresPair} decides which. fsync is off (only
+ * PostgreSQL crashes, not the machine); data checksums are on, as {@code pg_rewind} needs.
  */
-final class PostgresNode implements AutoCloseable {
+public final class PostgresNode implements AutoCloseable {
 
-    static final Path BIN = Path.of("/usr/lib/postgresql/15/bin");
+    static final Path DEBIAN_VERSIONS = Path.of("/usr/lib/postgresql");
+    private static final List<String> PROGRAMS = List.of("initdb", "pg_ctl", "pg_basebackup", "pg_rewind",
+            "postgres");
     private static final String OS_USER = "postgres";
+    private static final boolean ROOT = "root".equals(System.getProperty("user.name"));
+    private static final Path RUNUSER = Path.of("/usr/sbin/runuser");
+    private static final Optional<Path> BIN = newestBinaries();
 
     private final String name;
     private final Path dataDir;
@@ -38,24 +51,24 @@ final class PostgresNode implements AutoCloseable {
         this.port = port;
     }
 
-    /** Whether Debian's PostgreSQL 15 and the {@code postgres} user are there (package {@code postgresql-15}). */
+    /** Whether Debian's PostgreSQL is installed and can run here: as this user, or as {@code postgres} when root. */
     static boolean available() {
-        return Files.isExecutable(BIN.resolve("pg_ctl")) && Files.isExecutable(Path.of("/usr/sbin/runuser"));
+        return BIN.isPresent() && (!ROOT || Files.isExecutable(RUNUSER) && userExists());
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String jdbcUrl() {
+    public String jdbcUrl() {
         return "jdbc:postgresql://localhost:" + port + "/postgres";
     }
 
-    Connection connect() throws SQLException {
+    public Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), "postgres", "");
     }
 
@@ -72,11 +85,11 @@ final class PostgresNode implements AutoCloseable {
      */
     void initdb() {
         emptyDataDirectory();
-        run(List.of(BIN.resolve("initdb").toString(), "-D", dataDir.toString(), "-U", "postgres", "-A", "trust",
+        run(List.of(program("initdb"), "-D", dataDir.toString(), "-U", "postgres", "-A", "trust",
                 "-E", "UTF8", "--locale=C", "--data-checksums", "--no-sync"), Duration.ofSeconds(120));
         try {
             Files.writeString(dataDir.resolve("postgresql.conf"), String.join("\n", SETTINGS) + "\n",
-                    java.nio.file.StandardOpenOption.APPEND);
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -84,7 +97,7 @@ final class PostgresNode implements AutoCloseable {
 
     /** Both servers' settings; a standby's copy comes with its base backup. */
     private static final List<String> SETTINGS = List.of(
-            "# the fault campaign's (com.payorch.chaos.world.PostgresNode)",
+            "# com.payorch.testsupport.PostgresNode's",
             "listen_addresses = 'localhost'",
             // TCP only: a socket path under a deep output directory can pass the 107-byte limit
             "unix_socket_directories = ''",
@@ -97,13 +110,13 @@ final class PostgresNode implements AutoCloseable {
 
     /** Starts the server (a primary, or a standby when its data directory says so); returns once it accepts. */
     void start() {
-        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-l", log.toString(), "-w",
-                "-t", "120", "-o", String.join(" ", options()), "start"), Duration.ofSeconds(150));
+        run(List.of(program("pg_ctl"), "-D", dataDir.toString(), "-l", log.toString(), "-w",
+                "-t", "120", "-o", "-p " + port, "start"), Duration.ofSeconds(150));
     }
 
     /** {@code pg_ctl stop -m immediate}: the postmaster and every backend quit at once, no checkpoint. */
     void immediateStop() {
-        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-m", "immediate", "-w", "-t",
+        run(List.of(program("pg_ctl"), "-D", dataDir.toString(), "-m", "immediate", "-w", "-t",
                 "60", "stop"), Duration.ofSeconds(90));
     }
 
@@ -159,7 +172,7 @@ final class PostgresNode implements AutoCloseable {
 
     /** {@code pg_ctl promote}: the standby becomes a primary; returns once it accepts writes. */
     void promote() {
-        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-w", "-t", "60", "promote"),
+        run(List.of(program("pg_ctl"), "-D", dataDir.toString(), "-w", "-t", "60", "promote"),
                 Duration.ofSeconds(90));
     }
 
@@ -169,7 +182,7 @@ final class PostgresNode implements AutoCloseable {
      */
     boolean rewindFrom(PostgresNode primary) {
         try {
-            run(List.of(BIN.resolve("pg_rewind").toString(), "-D", dataDir.toString(), "--source-server="
+            run(List.of(program("pg_rewind"), "-D", dataDir.toString(), "--source-server="
                     + primary.conninfo(), "-R"), Duration.ofSeconds(120));
             return true;
         } catch (IllegalStateException failed) {
@@ -180,7 +193,7 @@ final class PostgresNode implements AutoCloseable {
     /** A fresh copy of {@code primary} ({@code pg_basebackup -R}) in place of this data directory: a standby. */
     void baseBackupFrom(PostgresNode primary) {
         emptyDataDirectory();
-        run(List.of(BIN.resolve("pg_basebackup").toString(), "-d", primary.conninfo(), "-D", dataDir.toString(),
+        run(List.of(program("pg_basebackup"), "-d", primary.conninfo(), "-D", dataDir.toString(),
                 "-R", "-X", "stream", "-c", "fast", "--no-sync"), Duration.ofSeconds(180));
     }
 
@@ -190,7 +203,7 @@ final class PostgresNode implements AutoCloseable {
     }
 
     /** The process id in {@code dataDir}'s {@code postmaster.pid}, if the file is there. */
-    static Optional<Long> postmasterPid(Path dataDir) {
+    public static Optional<Long> postmasterPid(Path dataDir) {
         try {
             Path pidFile = dataDir.resolve("postmaster.pid");
             if (!Files.exists(pidFile)) {
@@ -207,41 +220,42 @@ final class PostgresNode implements AutoCloseable {
                 .map(process -> process.isAlive() && !isZombie(process.pid())).orElse(false);
     }
 
-    /** What differs between the two servers; the rest is in {@link #SETTINGS}. */
-    private List<String> options() {
-        return List.of("-p " + port);
-    }
-
     private void emptyDataDirectory() {
-        org.springframework.util.FileSystemUtils.deleteRecursively(dataDir.toFile());
+        FileSystemUtils.deleteRecursively(dataDir.toFile());
         try {
             Files.createDirectories(dataDir);
-            Files.setPosixFilePermissions(dataDir, java.nio.file.attribute.PosixFilePermissions.fromString(
-                    "rwx------"));
+            Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwx------"));
             if (!Files.exists(log)) {
                 Files.createFile(log);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        chownToPostgres(dataDir);
-        chownToPostgres(log);
+        handToPostgres(dataDir);
+        handToPostgres(log);
     }
 
-    private static void chownToPostgres(Path path) {
+    /** When this JVM is root: makes the user {@code postgres} the owner of {@code path}, as PostgreSQL runs as it. */
+    static void handToPostgres(Path path) {
+        if (!ROOT) {
+            return;
+        }
         try {
             var users = path.getFileSystem().getUserPrincipalLookupService();
             Files.setOwner(path, users.lookupPrincipalByName(OS_USER));
-            Files.getFileAttributeView(path, java.nio.file.attribute.PosixFileAttributeView.class)
+            Files.getFileAttributeView(path, PosixFileAttributeView.class)
                     .setGroup(users.lookupPrincipalByGroupName(OS_USER));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not hand " + path + " to the user " + OS_USER, e);
         }
     }
 
-    /** Runs a PostgreSQL program as {@code postgres}, its output appended to this server's log. */
+    /** Runs a PostgreSQL program (as {@code postgres} when this JVM is root), its output appended to this log. */
     private void run(List<String> program, Duration timeout) {
-        List<String> command = new ArrayList<>(List.of("/usr/sbin/runuser", "-u", OS_USER, "--"));
+        List<String> command = new ArrayList<>();
+        if (ROOT) {
+            command.addAll(List.of(RUNUSER.toString(), "-u", OS_USER, "--"));
+        }
         command.addAll(program);
         try {
             Process process = new ProcessBuilder(command).directory(dataDir.getParent().toFile())
@@ -272,6 +286,39 @@ final class PostgresNode implements AutoCloseable {
         }
     }
 
+    private static String program(String program) {
+        return BIN.orElseThrow(() -> new IllegalStateException("No Debian PostgreSQL under " + DEBIAN_VERSIONS))
+                .resolve(program).toString();
+    }
+
+    /** The newest installed Debian PostgreSQL that has every program needed. */
+    private static Optional<Path> newestBinaries() {
+        if (!Files.isDirectory(DEBIAN_VERSIONS)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> versions = Files.list(DEBIAN_VERSIONS)) {
+            return versions.map(version -> version.resolve("bin"))
+                    .filter(bin -> PROGRAMS.stream().allMatch(program -> Files.isExecutable(bin.resolve(program))))
+                    .max(Comparator.comparing(PostgresNode::majorVersion));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static int majorVersion(Path bin) {
+        String version = bin.getParent().getFileName().toString();
+        return version.matches("\\d+") ? Integer.parseInt(version) : 0;
+    }
+
+    private static boolean userExists() {
+        try {
+            FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(OS_USER);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** A fast shutdown if it runs (an immediate one if that fails); the data directory stays for a look. */
     @Override
     public void close() {
@@ -279,8 +326,8 @@ final class PostgresNode implements AutoCloseable {
             return;
         }
         try {
-            run(List.of(BIN.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-m", "fast", "-w", "-t", "30",
-                    "stop"), Duration.ofSeconds(45));
+            run(List.of(program("pg_ctl"), "-D", dataDir.toString(), "-m", "fast", "-w", "-t", "30", "stop"),
+                    Duration.ofSeconds(45));
         } catch (RuntimeException e) {
             try {
                 immediateStop();
