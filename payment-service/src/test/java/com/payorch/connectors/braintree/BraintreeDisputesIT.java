@@ -1,6 +1,7 @@
 package com.payorch.connectors.braintree;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.payorch.fakes.FakeBraintree;
 import com.payorch.testsupport.ApiTest;
@@ -179,8 +180,10 @@ class BraintreeDisputesIT extends ApiTest {
                 "priv_NotTheMerchantsKey")).expectStatus().isUnauthorized();
 
         assertThat(failures.count()).isEqualTo(before + 1);
-        assertThat(count("select count(*) from webhook_signature_failures where connector = 'braintree'"))
-                .isEqualTo(keptBefore + 1);
+        // The adapter records the failure in the background (it cannot wait): the row may land after the answer.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                count("select count(*) from webhook_signature_failures where connector = 'braintree'"))
+                .isEqualTo(keptBefore + 1));
         assertThat(count("select count(*) from disputes where connector_reference = $1", disputeId)).isZero();
         assertThat(amountDisputed(paid[0])).isZero();
     }
