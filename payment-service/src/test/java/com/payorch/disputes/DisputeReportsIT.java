@@ -10,6 +10,7 @@ import com.payorch.refunds.Refunds;
 import com.payorch.statemachine.DisputeStatus;
 import com.payorch.support.UnknownCursor;
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.DecisionOrder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -255,28 +256,13 @@ class DisputeReportsIT extends ApiTest {
                     .then()
                     .block(TIMEOUT);
 
-            List<Map<String, Object>> ordered = db.sql("select type, (data->>'amount')::bigint as amount from events"
-                            + " where payment_id = $1 and type in ('refund.created', 'dispute.opened') order by seq")
-                    .bind(0, paymentId)
-                    .fetch().all().collectList().block(TIMEOUT);
-            long reserved = 0;
-            long disputed = 0;
-            for (Map<String, Object> event : ordered) {
-                long amount = ((Number) event.get("amount")).longValue();
-                if ("dispute.opened".equals(event.get("type"))) {
-                    disputed += amount;
-                } else {
-                    reserved += amount;
-                    assertThat(reserved + disputed).as("refunded + disputed when a refund was granted, %s", ordered)
-                            .isLessThanOrEqualTo(CAPTURED);
-                }
-            }
-            assertThat(ordered).extracting(event -> event.get("type")).contains("dispute.opened");
+            DecisionOrder.Replayed replayed = DecisionOrder.assertEveryRefundFit(db, paymentId, CAPTURED);
+            assertThat(replayed.disputed()).as("dispute.opened among the decisions").isEqualTo(6000);
             assertThat(db.sql("select amount_reserved, amount_disputed from payments where id = $1")
                     .bind(0, paymentId)
                     .map(row -> tuple(row.get("amount_reserved", Long.class), row.get("amount_disputed", Long.class)))
                     .one().block(TIMEOUT))
-                    .isEqualTo(tuple(reserved, 6000L));
+                    .isEqualTo(tuple(replayed.reserved(), 6000L));
         }
     }
 }

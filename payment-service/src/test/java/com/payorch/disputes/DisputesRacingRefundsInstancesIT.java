@@ -3,14 +3,12 @@ package com.payorch.disputes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.testsupport.ApiTest;
+import com.payorch.testsupport.DecisionOrder;
 import com.payorch.testsupport.ServiceInstances;
-import com.payorch.testsupport.SignedWebhooks;
 import com.payorch.testsupport.TestQueries;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Refunds racing dispute reports over three service instances on one database: each payment (USD 100.00, captured)
@@ -34,7 +31,6 @@ import tools.jackson.databind.json.JsonMapper;
 class DisputesRacingRefundsInstancesIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final JsonMapper JSON = new JsonMapper();
     private static final long CAPTURED = 10_000;
     private static final int PAYMENTS = 6;
     private static final int REFUNDS = 8;
@@ -97,45 +93,23 @@ class DisputesRacingRefundsInstancesIT {
      * disputes. Answers how many refunds were granted after a dispute.
      */
     private int assertRefundsAfterDisputesFit(String paymentId) {
-        List<Map<String, Object>> ordered = db.sql("select type, (data->>'amount')::bigint as amount from events"
-                        + " where payment_id = $1 and type in ('refund.created', 'dispute.opened') order by seq")
-                .bind(0, paymentId)
-                .fetch().all().collectList().block(WAIT);
-        long reserved = 0;
-        long disputed = 0;
-        int afterADispute = 0;
-        for (Map<String, Object> event : ordered) {
-            long amount = ((Number) event.get("amount")).longValue();
-            if ("dispute.opened".equals(event.get("type"))) {
-                disputed += amount;
-            } else {
-                reserved += amount;
-                afterADispute += disputed > 0 ? 1 : 0;
-                assertThat(reserved + disputed).as("refunded + disputed when a refund was granted: %s", ordered)
-                        .isLessThanOrEqualTo(CAPTURED);
-            }
-        }
+        DecisionOrder.Replayed replayed = DecisionOrder.assertEveryRefundFit(db, paymentId, CAPTURED);
+        long reserved = replayed.reserved();
         long refundRows = queries.count("select coalesce(sum(amount), 0) from refunds where payment_id = $1"
                 + " and status in ('PENDING', 'SUCCEEDED')", paymentId);
         assertThat(reserved).as("refund.created events and refund rows").isEqualTo(refundRows);
-        assertThat(queries.count("select amount_reserved + amount_refunded from payments where id = $1", paymentId))
+        assertThat(queries.count("select amount_reserved from payments where id = $1", paymentId))
                 .isEqualTo(refundRows);
         assertThat(queries.count("select amount_disputed from payments where id = $1", paymentId))
                 .isEqualTo(DISPUTES[0] + DISPUTES[1]);
-        return afterADispute;
+        return replayed.refundsAfterADispute();
     }
 
     private String completedPayment(int i) {
         String body = """
                 {"bookingId": "bk_%s", "amount": %d, "currency": "USD", "paymentMethod": "pm_card_ok"}"""
                 .formatted(UUID.randomUUID(), CAPTURED);
-        String created = instances.client(i).post().uri("/v1/payments")
-                .header("Authorization", "Bearer " + ApiTest.DEMO_KEY)
-                .header("Idempotency-Key", "key_" + UUID.randomUUID())
-                .header("Content-Type", "application/json")
-                .bodyValue(body)
-                .retrieve().bodyToMono(String.class).block(WAIT);
-        String paymentId = JSON.readTree(created).path("id").asString();
+        String paymentId = instances.createPayment(i, ApiTest.DEMO_KEY, body);
         String chargeId = queries.text("select id from sandbox_charges where payment_id = $1", paymentId);
         String succeeded = """
                 {"type": "payment.succeeded", "data": {"paymentId": "%s", "chargeId": "%s", "amount": %d,
@@ -155,12 +129,7 @@ class DisputesRacingRefundsInstancesIT {
     }
 
     private Mono<Integer> webhook(int i, String webhookId, String body) {
-        return instances.client(i).post().uri("/v1/webhooks/sandbox")
-                .headers(headers -> headers.addAll(SignedWebhooks.sign(ApiTest.WEBHOOK_SECRET, webhookId,
-                        Instant.now(), body)))
-                .header("Content-Type", "application/json")
-                .bodyValue(body)
-                .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value()));
+        return instances.sandboxWebhook(i, ApiTest.WEBHOOK_SECRET, webhookId, body);
     }
 
     private static String disputeOpened(String paymentId, String chargeId, String disputeId, long amount) {

@@ -2,6 +2,8 @@ package com.payorch.testsupport;
 
 import com.payorch.PaymentServiceApplication;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -9,6 +11,8 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Several service instances in one test, sharing the test database as separately deployed instances would share
@@ -92,6 +96,26 @@ public final class ServiceInstances implements AutoCloseable {
                         .exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value())), times)
                 .collectList()
                 .block(Duration.ofSeconds(60));
+    }
+
+    /** {@code POST /v1/payments} of {@code body} to the i-th instance under a fresh key: the created payment's id. */
+    public String createPayment(int i, String apiKey, String body) {
+        String created = client(i).post().uri("/v1/payments")
+                .header("Authorization", "Bearer " + apiKey)
+                .header("Idempotency-Key", "key_" + UUID.randomUUID())
+                .header("Content-Type", "application/json")
+                .bodyValue(body)
+                .retrieve().bodyToMono(String.class).block(Duration.ofSeconds(60));
+        return new JsonMapper().readTree(created).path("id").asString();
+    }
+
+    /** A sandbox webhook signed with {@code secret}, sent to the i-th instance when subscribed: its HTTP status. */
+    public Mono<Integer> sandboxWebhook(int i, String secret, String webhookId, String body) {
+        return client(i).post().uri("/v1/webhooks/sandbox")
+                .headers(headers -> headers.addAll(SignedWebhooks.sign(secret, webhookId, Instant.now(), body)))
+                .header("Content-Type", "application/json")
+                .bodyValue(body)
+                .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value()));
     }
 
     public ConfigurableApplicationContext context(int i) {

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.payorch.testsupport.ApiTest;
 import com.payorch.testsupport.ServiceInstances;
-import com.payorch.testsupport.SignedWebhooks;
 import com.payorch.testsupport.TestQueries;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -141,13 +139,7 @@ class WebhooksRacingOnePaymentInstancesIT {
         String body = """
                 {"bookingId": "bk_%s", "amount": %d, "currency": "USD", "paymentMethod": "pm_card_ok"}"""
                 .formatted(UUID.randomUUID(), AMOUNT);
-        String created = instances.client(i).post().uri("/v1/payments")
-                .header("Authorization", "Bearer " + ApiTest.DEMO_KEY)
-                .header("Idempotency-Key", "key_" + UUID.randomUUID())
-                .header("Content-Type", "application/json")
-                .bodyValue(body)
-                .retrieve().bodyToMono(String.class).block(WAIT);
-        String paymentId = JSON.readTree(created).path("id").asString();
+        String paymentId = instances.createPayment(i, ApiTest.DEMO_KEY, body);
         assertThat(queries.statusOf(paymentId)).isEqualTo("PROCESSING");
         return paymentId;
     }
@@ -177,12 +169,7 @@ class WebhooksRacingOnePaymentInstancesIT {
     }
 
     private Mono<Integer> webhook(int i, String webhookId, String body) {
-        return instances.client(i).post().uri("/v1/webhooks/sandbox")
-                .headers(headers -> headers.addAll(SignedWebhooks.sign(ApiTest.WEBHOOK_SECRET, webhookId,
-                        Instant.now(), body)))
-                .header("Content-Type", "application/json")
-                .bodyValue(body)
-                .exchangeToMono(response -> response.releaseBody().thenReturn(response.statusCode().value()));
+        return instances.sandboxWebhook(i, ApiTest.WEBHOOK_SECRET, webhookId, body);
     }
 
     private static String paymentWebhook(String type, String paymentId, String chargeId) {
