@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Did a change make creates dearer? Compares two commits on the one figure issues are judged by, create ÷
 # pgbench-equivalent at 32 clients, with enough runs to see through a shared machine's drift (about 2 minutes per run;
-# the default 10 runs take about 25 minutes).
+# the default 10 runs, five per side, take about 21 minutes).
 #
 #   payment-service/bench/compare.sh 8913890 HEAD          # before, after: commits, tags or branches
 #   COMPARE_RUNS=6 payment-service/bench/compare.sh main my-branch
 #
 # Why not two runs of run.sh: on these 2-core machines one measurement's ratio swings by ±0.04 around 0.36 (sd over
-# twenty of one jar), so a pair of runs cannot tell a 5 % change from noise, and the run made second meets a different
+# ten of one jar), so a pair of runs cannot tell a 5 % change from noise, and the run made second meets a different
 # machine than the first. Here every run starts a fresh JVM on a fresh embedded PostgreSQL, warms it up with 30 s of
 # creates, then measures twice: pgbench-equivalent 15 s, create 15 s; the two commits alternate in ABBA order
 # (before, after, after, before, ...) so that a drift of the machine falls on both. The summary prints, per commit, the
