@@ -1,9 +1,11 @@
 package com.payorch.jobs;
 
+import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.postgresql.api.Notification;
 import io.r2dbc.postgresql.api.PostgresqlConnection;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.ValidationDepth;
 import io.r2dbc.spi.Wrapped;
 import java.time.Duration;
 import java.util.List;
@@ -24,14 +26,16 @@ import reactor.util.retry.Retry;
  * `V13__wake_up_notifications.sql` send `pg_notify('payorch_work.<schema>', topic)` when they insert work into a
  * table whose job may be asleep (topics `outbox`, `sandbox`, `merchant_webhooks`); each {@link PeriodicJob} that
  * {@link PeriodicJob#wakesOn declared} the topic is woken (after its delay). The connection is opened outside the
- * pool and reopened with backoff whenever it drops (a restarted database, a terminated backend); every opening wakes
- * all those jobs once, for the work written while nobody listened. The jobs' poll intervals stay the fallback.
+ * pool and reopened with backoff whenever it drops (a restarted database, a terminated backend) or reports itself
+ * invalid (its server turned read-only in a failover: docs/operations.md); every opening wakes all those jobs once,
+ * for the work written while nobody listened. The jobs' poll intervals stay the fallback.
  */
 @Component
 public class WorkNotifications implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WorkNotifications.class);
     private static final Pattern SAFE_SCHEMA = Pattern.compile("[A-Za-z0-9_]{1,50}");
+    private static final Duration VALIDITY_CHECK_EVERY = Duration.ofSeconds(1);
 
     private final ConnectionFactory connections;
     private final ObjectProvider<PeriodicJob> jobs;
@@ -80,14 +84,38 @@ public class WorkNotifications implements SmartLifecycle {
     private Mono<Void> listenUntilLost() {
         return Mono.usingWhen(Mono.from(unpooled().create()),
                 connection -> {
-                    if (!(connection instanceof PostgresqlConnection postgres)) {
+                    PostgresqlConnection postgres = postgresOf(connection);
+                    if (postgres == null) {
                         log.info("Job wake-ups need PostgreSQL; jobs find new work at their next poll");
                         return Mono.never();
                     }
-                    return listen(postgres);
+                    return Mono.firstWithSignal(listen(postgres), untilInvalid(connection));
                 },
                 Connection::close, (connection, error) -> connection.close(), Connection::close)
                 .then(Mono.error(() -> new IllegalStateException("the LISTEN connection was closed")));
+    }
+
+    /**
+     * Ends in an error once the connection reports itself invalid: closed, or retired beneath the pool because its
+     * server refused a write as read-only (a primary fenced or demoted by a failover, which stays up and would send
+     * no notification again). The check costs no round trip.
+     */
+    private static Mono<Void> untilInvalid(Connection connection) {
+        return Flux.interval(VALIDITY_CHECK_EVERY)
+                .concatMap(tick -> Mono.from(connection.validate(ValidationDepth.LOCAL)))
+                .filter(valid -> !valid)
+                .next()
+                .then(Mono.error(() -> new IllegalStateException("the LISTEN connection is no longer valid")));
+    }
+
+    /** The driver's connection beneath wrappers (the read-only eviction's), or null when it is not PostgreSQL's. */
+    private static PostgresqlConnection postgresOf(Connection connection) {
+        Object inner = connection;
+        while (!(inner instanceof PostgresqlConnection) && inner instanceof Wrapped<?> wrapped
+                && wrapped.unwrap() != inner) {
+            inner = wrapped.unwrap();
+        }
+        return inner instanceof PostgresqlConnection postgres ? postgres : null;
     }
 
     /**
@@ -136,11 +164,18 @@ public class WorkNotifications implements SmartLifecycle {
         return jobs.orderedStream().filter(job -> job.wakeTopic().isPresent()).toList();
     }
 
-    /** The pool hands out connections for short work; a LISTEN connection is held for good, so it is opened apart. */
+    /**
+     * The pool hands out connections for short work; a LISTEN connection is held for good, so it is opened apart:
+     * from the factory beneath the pool, which is where Boot puts the decorators (the read-only eviction) too.
+     * Without a pool, the innermost factory.
+     */
     private ConnectionFactory unpooled() {
         ConnectionFactory factory = connections;
         while (factory instanceof Wrapped<?> wrapped && wrapped.unwrap() instanceof ConnectionFactory inner
                 && inner != factory) {
+            if (factory instanceof ConnectionPool) {
+                return inner;
+            }
             factory = inner;
         }
         return factory;

@@ -37,6 +37,8 @@ class PrimaryFailoverIT {
     private static final String SCHEMA = "primary_failover_tests";
     private static final String API_KEY = "sk_test_demo";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final String LISTENING_SESSIONS =
+            "select count(*) from pg_stat_activity where query like 'LISTEN %'";
 
     private PostgresPair pair;
     private ServiceInstances service;
@@ -109,6 +111,8 @@ class PrimaryFailoverIT {
                 .isEqualTo("1");
         assertThat(pair.query(pair.first(), countOf(List.of(afterPromotion)))).as("not to the fenced one")
                 .isEqualTo("0");
+        // The job wake-ups' LISTEN connection moves too: the fenced primary stays up and would never drop it.
+        await().atMost(TIMEOUT).until(() -> "1".equals(pair.query(pair.second(), LISTENING_SESSIONS)));
         List<String> acknowledged = new ArrayList<>(load.createdIds());
         acknowledged.add(first);
         assertThat(countOnTheNewPrimary(acknowledged)).isEqualTo(acknowledged.size());
