@@ -80,7 +80,7 @@ class SandboxContractIT extends ConnectorContractTest {
     @Override
     protected void settle(GatewayOutcome charge) {
         settlement.settleDueCharges().block(Duration.ofSeconds(10));
-        awaitNoneLeft("processing", charge.paymentId());
+        awaitSettled(charge.paymentId());
     }
 
     @Override
@@ -97,7 +97,7 @@ class SandboxContractIT extends ConnectorContractTest {
     @Override
     protected long capturedAtTheFake(String paymentId) {
         settlement.settleDueCaptures().block(Duration.ofSeconds(10));
-        awaitNoneLeft("capturing", paymentId);
+        awaitSettled(paymentId);
         return column("select coalesce(sum(amount_captured), 0) from sandbox_charges where payment_id = :id",
                 paymentId);
     }
@@ -112,9 +112,10 @@ class SandboxContractIT extends ConnectorContractTest {
      * The application's own settlement job runs too (woken by the charge's notification) and may hold a row when the
      * test settles: `skip locked` passes over it, so the test waits for that job's commit instead.
      */
-    private void awaitNoneLeft(String status, String paymentId) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> column(
-                "select count(*) from sandbox_charges where payment_id = :id and status = '" + status + "'",
+    private void awaitSettled(String paymentId) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> column("""
+                select count(*) from sandbox_charges
+                where payment_id = :id and status in ('processing', 'capturing')""",
                 paymentId) == 0);
     }
 
